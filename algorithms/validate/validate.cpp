@@ -1,0 +1,2 @@
+// Validator implementations (to be written).
+#include "validate/validate.hpp"

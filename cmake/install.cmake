@@ -1,0 +1,1 @@
+# Installation and the exported package (find_package(grb)) are set up here.

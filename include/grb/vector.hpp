@@ -1,0 +1,296 @@
+// grb::Vector<T>: a sparse vector owning its storage on one backend, in one of two formats:
+//   sparse: sorted indices + values (nvals entries) — cheap for small frontiers;
+//   dense:  values + a presence byte per position (size entries) — cheap for large ones.
+// Operations choose the output format by density (settle_format), as GraphBLAST does.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "grb/array.hpp"
+#include "grb/error.hpp"
+#include "grb/matrix.hpp"
+#include "grb/types.hpp"
+
+namespace grb {
+
+enum class VectorFormat { sparse, dense };
+
+/// A vector with more than size / dense_ratio entries is stored dense.
+inline constexpr Index dense_ratio = 16;
+
+template <class T>
+class Vector;
+
+namespace detail {
+// Format conversions on the GPU; defined in src/cuda for every element size.
+void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
+                          const void* values, void* dense_values, std::uint8_t* present);
+Index dense_to_sparse_cuda(std::size_t element_bytes, Index size, const void* dense_values,
+                           const std::uint8_t* present, Index* indices, void* values);
+}  // namespace detail
+
+template <class T>
+class Vector {
+ public:
+  using value_type = T;
+
+  Vector() : Vector(0, Backend::cpu) {}
+  explicit Vector(Index size, Backend backend = default_backend())
+      : size_(size), indices_(0, backend), values_(0, backend), present_(0, backend) {}
+
+  Vector(const Vector& other)
+      : size_(other.size_),
+        nvals_(other.nvals_),
+        format_(other.format_),
+        indices_(other.indices_.clone()),
+        values_(other.values_.clone()),
+        present_(other.present_.clone()) {}
+  Vector& operator=(const Vector& other) {
+    if (this != &other) *this = Vector(other);
+    return *this;
+  }
+  Vector(Vector&&) noexcept = default;
+  Vector& operator=(Vector&&) noexcept = default;
+
+  /// A dense vector with every entry present and equal to `value`.
+  static Vector full(Index size, T value, Backend backend = default_backend()) {
+    detail::Array<T> values(size, Backend::cpu);
+    detail::Array<std::uint8_t> present(size, Backend::cpu);
+    std::fill(values.begin(), values.end(), value);
+    std::fill(present.begin(), present.end(), std::uint8_t{1});
+    Vector v(size, Backend::cpu);
+    v.adopt_dense(std::move(values), std::move(present), size);
+    return backend == Backend::cpu ? v : v.to(backend);
+  }
+
+  Index size() const { return size_; }
+  Index nvals() const { return nvals_; }
+  Backend backend() const { return values_.backend(); }
+  VectorFormat format() const { return format_; }
+
+  Vector to(Backend backend) const {
+    Vector result(size_, backend);
+    result.nvals_ = nvals_;
+    result.format_ = format_;
+    result.indices_ = indices_.to(backend);
+    result.values_ = values_.to(backend);
+    result.present_ = present_.to(backend);
+    return result;
+  }
+
+  // Storage. Sparse: indices() and values() hold nvals entries. Dense: values() and present()
+  // hold size entries (values where present == 0 are unspecified).
+  const detail::Array<Index>& indices() const { return indices_; }
+  const detail::Array<T>& values() const { return values_; }
+  const detail::Array<std::uint8_t>& present() const { return present_; }
+
+  void adopt_sparse(detail::Array<Index>&& indices, detail::Array<T>&& values) {
+    nvals_ = static_cast<Index>(indices.size());
+    format_ = VectorFormat::sparse;
+    indices_ = std::move(indices);
+    values_ = std::move(values);
+    present_ = detail::Array<std::uint8_t>(0, values_.backend());
+  }
+  void adopt_dense(detail::Array<T>&& values, detail::Array<std::uint8_t>&& present, Index nvals) {
+    nvals_ = nvals;
+    format_ = VectorFormat::dense;
+    values_ = std::move(values);
+    present_ = std::move(present);
+    indices_ = detail::Array<Index>(0, values_.backend());
+  }
+
+  void make_dense();
+  void make_sparse();
+  /// Picks the format by density: dense above size / dense_ratio entries.
+  void settle_format() {
+    if (std::uint64_t(nvals_) * dense_ratio > size_) make_dense();
+    else make_sparse();
+  }
+
+  /// GrB_Vector_build: the vector must be empty; `dup` combines duplicate indices.
+  template <class Dup = NoDuplicates>
+  void build(std::span<const Index> indices, std::span<const T> values, Dup dup = {});
+  template <class Dup = NoDuplicates>
+  void build(const std::vector<Index>& indices, const std::vector<T>& values, Dup dup = {}) {
+    auto host_values = detail::host_array(values);
+    build(std::span<const Index>(indices), std::span<const T>(host_values.data(), host_values.size()), dup);
+  }
+  /// All entries, by increasing index.
+  void extract_tuples(std::vector<Index>& indices, std::vector<T>& values) const;
+
+  void set_element(Index i, T value);
+  std::optional<T> extract_element(Index i) const;
+  void remove_element(Index i);
+  void clear() { adopt_sparse(detail::Array<Index>(0, backend()), detail::Array<T>(0, backend())); }
+  void resize(Index size);
+
+ private:
+  Index size_ = 0;
+  Index nvals_ = 0;
+  VectorFormat format_ = VectorFormat::sparse;
+  detail::Array<Index> indices_;
+  detail::Array<T> values_;
+  detail::Array<std::uint8_t> present_;
+
+  void check_index(Index i, const char* what) const {
+    if (i >= size_)
+      throw IndexOutOfBounds(std::string(what) + ": index " + std::to_string(i) +
+                             " outside a vector of size " + std::to_string(size_));
+  }
+};
+
+template <class T>
+void Vector<T>::make_dense() {
+  if (format_ == VectorFormat::dense) return;
+  const Backend where = backend();
+  detail::Array<T> values(size_, where);
+  detail::Array<std::uint8_t> present(size_, where);
+  if (where == Backend::cpu) {
+    std::fill(present.begin(), present.end(), std::uint8_t{0});
+    for (Index e = 0; e < nvals_; ++e) {
+      values[indices_[e]] = values_[e];
+      present[indices_[e]] = 1;
+    }
+  } else {
+    detail::sparse_to_dense_cuda(sizeof(T), size_, nvals_, indices_.data(), values_.data(),
+                                 values.data(), present.data());
+  }
+  adopt_dense(std::move(values), std::move(present), nvals_);
+}
+
+template <class T>
+void Vector<T>::make_sparse() {
+  if (format_ == VectorFormat::sparse) return;
+  const Backend where = backend();
+  detail::Array<Index> indices(nvals_, where);
+  detail::Array<T> values(nvals_, where);
+  if (where == Backend::cpu) {
+    Index out = 0;
+    for (Index i = 0; i < size_; ++i) {
+      if (present_[i]) {
+        indices[out] = i;
+        values[out] = values_[i];
+        ++out;
+      }
+    }
+  } else {
+    detail::dense_to_sparse_cuda(sizeof(T), size_, values_.data(), present_.data(), indices.data(),
+                                 values.data());
+  }
+  adopt_sparse(std::move(indices), std::move(values));
+}
+
+template <class T>
+template <class Dup>
+void Vector<T>::build(std::span<const Index> indices, std::span<const T> values, Dup dup) {
+  if (nvals_ != 0) throw InvalidValue("build: the vector already has entries (GrB_OUTPUT_NOT_EMPTY)");
+  if (indices.size() != values.size())
+    throw DimensionMismatch("build: " + std::to_string(indices.size()) + " indices and " +
+                            std::to_string(values.size()) + " values");
+  // A one-row matrix build does the sorting and the duplicate handling.
+  std::vector<Index> rows(indices.size(), 0);
+  Csr<T> row = detail::build_host_csr(Index{1}, size_, std::span<const Index>(rows), indices,
+                                      values, dup);
+  Vector host(size_, Backend::cpu);
+  host.adopt_sparse(std::move(row.col_indices), std::move(row.values));
+  host.settle_format();
+  *this = backend() == Backend::cpu ? std::move(host) : host.to(backend());
+}
+
+template <class T>
+void Vector<T>::extract_tuples(std::vector<Index>& indices, std::vector<T>& values) const {
+  Vector host = backend() == Backend::cpu ? Vector(0, Backend::cpu) : to(Backend::cpu);
+  const Vector& v = backend() == Backend::cpu ? *this : host;
+  indices.clear();
+  values.clear();
+  indices.reserve(v.nvals_);
+  values.reserve(v.nvals_);
+  if (v.format_ == VectorFormat::sparse) {
+    indices.assign(v.indices_.begin(), v.indices_.end());
+    values.assign(v.values_.begin(), v.values_.end());
+  } else {
+    for (Index i = 0; i < v.size_; ++i)
+      if (v.present_[i]) indices.push_back(i), values.push_back(v.values_[i]);
+  }
+}
+
+template <class T>
+void Vector<T>::set_element(Index i, T value) {
+  check_index(i, "set_element");
+  if (backend() != Backend::cpu) {
+    Vector host = to(Backend::cpu);
+    host.set_element(i, value);
+    *this = host.to(backend());
+    return;
+  }
+  if (format_ == VectorFormat::dense) {
+    if (!present_[i]) ++nvals_;
+    present_[i] = 1;
+    values_[i] = value;
+    return;
+  }
+  auto it = std::lower_bound(indices_.begin(), indices_.end(), i);
+  const std::size_t at = static_cast<std::size_t>(it - indices_.begin());
+  if (it != indices_.end() && *it == i) {
+    values_[at] = value;
+    return;
+  }
+  detail::Array<Index> indices(nvals_ + 1, Backend::cpu);
+  detail::Array<T> values(nvals_ + 1, Backend::cpu);
+  std::copy_n(indices_.begin(), at, indices.begin());
+  std::copy_n(values_.begin(), at, values.begin());
+  indices[at] = i;
+  values[at] = value;
+  std::copy(indices_.begin() + at, indices_.end(), indices.begin() + at + 1);
+  std::copy(values_.begin() + at, values_.end(), values.begin() + at + 1);
+  adopt_sparse(std::move(indices), std::move(values));
+  settle_format();
+}
+
+template <class T>
+std::optional<T> Vector<T>::extract_element(Index i) const {
+  check_index(i, "extract_element");
+  if (backend() != Backend::cpu) return to(Backend::cpu).extract_element(i);
+  if (format_ == VectorFormat::dense) {
+    if (!present_[i]) return std::nullopt;
+    return values_[i];
+  }
+  auto it = std::lower_bound(indices_.begin(), indices_.end(), i);
+  if (it == indices_.end() || *it != i) return std::nullopt;
+  return values_[static_cast<std::size_t>(it - indices_.begin())];
+}
+
+template <class T>
+void Vector<T>::remove_element(Index i) {
+  check_index(i, "remove_element");
+  if (!extract_element(i)) return;
+  std::vector<Index> indices;
+  std::vector<T> values;
+  extract_tuples(indices, values);
+  auto it = std::lower_bound(indices.begin(), indices.end(), i);
+  values.erase(values.begin() + (it - indices.begin()));
+  indices.erase(it);
+  Vector result(size_, backend());
+  result.build(indices, values);
+  *this = std::move(result);
+}
+
+template <class T>
+void Vector<T>::resize(Index size) {
+  std::vector<Index> indices;
+  std::vector<T> values;
+  extract_tuples(indices, values);
+  const auto keep = std::lower_bound(indices.begin(), indices.end(), size) - indices.begin();
+  indices.resize(static_cast<std::size_t>(keep));
+  values.resize(static_cast<std::size_t>(keep));
+  Vector result(size, backend());
+  result.build(indices, values);
+  *this = std::move(result);
+}
+
+}  // namespace grb

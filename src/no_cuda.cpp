@@ -1,0 +1,37 @@
+// The cuda entry points of a build without CUDA: the backend is reported unavailable.
+#include <cstdint>
+
+#include "grb/array.hpp"
+#include "grb/error.hpp"
+#include "grb/types.hpp"
+#include "grb/vector.hpp"
+
+namespace grb {
+
+bool cuda_available() { return false; }
+
+namespace detail {
+
+namespace {
+[[noreturn]] void unavailable() {
+  throw BackendUnavailable("grb was built without CUDA: the cuda backend is unavailable");
+}
+}  // namespace
+
+void* allocate_device_bytes(std::size_t) { unavailable(); }
+void free_device_bytes(void*) noexcept {}
+void copy_device_bytes(void*, const void*, std::size_t) { unavailable(); }
+void sparse_to_dense_cuda(std::size_t, Index, Index, const Index*, const void*, void*,
+                          std::uint8_t*) {
+  unavailable();
+}
+void transpose_csr_cuda(std::size_t, Index, Index, Offset, const Offset*, const Index*,
+                        const void*, Offset*, Index*, void*) {
+  unavailable();
+}
+Index dense_to_sparse_cuda(std::size_t, Index, const void*, const std::uint8_t*, Index*, void*) {
+  unavailable();
+}
+
+}  // namespace detail
+}  // namespace grb

@@ -1,0 +1,44 @@
+// What the tests share: the backends to run on, and where the test graphs are.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "grb/types.hpp"
+
+namespace grb::test {
+
+/// Every backend usable here: cpu always, cuda when built and a GPU is present.
+inline std::vector<Backend> backends() { return available_backends(); }
+
+inline std::string backend_summary() {
+  std::string summary = "cpu";
+  if (cuda_available()) summary += ", cuda";
+  else summary += " (cuda cases SKIPPED: " +
+                  std::string(GRB_WITH_CUDA ? "no GPU on this machine" : "built without CUDA") + ")";
+  return summary;
+}
+
+/// The test graphs: $GRB_DATA_DIR, else ../shared/data beside the source tree.
+inline std::filesystem::path data_dir() {
+  if (const char* dir = std::getenv("GRB_DATA_DIR")) return dir;
+  return GRB_DEFAULT_DATA_DIR;
+}
+
+/// A file under the data directory; fails the calling test (not skips) when it is missing.
+inline std::filesystem::path data_file(const std::string& relative) {
+  auto path = data_dir() / relative;
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error("test data missing: " + path.string() +
+                             " (set GRB_DATA_DIR to the folder holding lagraph/, ldbc/, snap/, road/)");
+  return path;
+}
+
+}  // namespace grb::test
+
+/// Runs the enclosed block once per available backend, each as a doctest subcase.
+#define GRB_FOR_EACH_BACKEND(backend_variable)                                         \
+  for (::grb::Backend backend_variable : ::grb::test::backends())                      \
+    DOCTEST_SUBCASE(std::string(::grb::to_string(backend_variable)).c_str())

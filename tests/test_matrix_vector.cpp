@@ -1,0 +1,82 @@
+// Matrix and Vector objects: build, tuples, elements, formats, backends.
+#include <doctest/doctest.h>
+
+#include <grb/grb.hpp>
+
+#include "support.hpp"
+
+TEST_CASE("matrix build combines duplicates and sorts rows") {
+  GRB_FOR_EACH_BACKEND(backend) {
+    grb::Matrix<double> a(3, 4, backend);
+    a.build(std::vector<grb::Index>{2, 0, 2, 0}, std::vector<grb::Index>{1, 3, 1, 0},
+            std::vector<double>{1.5, 2.0, 4.0, -1.0}, grb::plus<double>{});
+    CHECK(a.nvals() == 3);
+    std::vector<grb::Index> rows, cols;
+    std::vector<double> values;
+    a.extract_tuples(rows, cols, values);
+    CHECK(rows == std::vector<grb::Index>{0, 0, 2});
+    CHECK(cols == std::vector<grb::Index>{0, 3, 1});
+    CHECK(values == std::vector<double>{-1.0, 2.0, 5.5});
+    CHECK(a.extract_element(2, 1) == 5.5);
+    CHECK_FALSE(a.extract_element(1, 1).has_value());
+    CHECK_THROWS_AS(a.extract_element(3, 0), grb::IndexOutOfBounds);
+  }
+}
+
+TEST_CASE("matrix build rejects duplicates without an operator, and out-of-range ids") {
+  grb::Matrix<int> a(2, 2, grb::Backend::cpu);
+  CHECK_THROWS_AS(a.build(std::vector<grb::Index>{0, 0}, std::vector<grb::Index>{1, 1},
+                          std::vector<int>{1, 2}),
+                  grb::InvalidValue);
+  grb::Matrix<int> b(2, 2, grb::Backend::cpu);
+  CHECK_THROWS_AS(b.build(std::vector<grb::Index>{0}, std::vector<grb::Index>{2},
+                          std::vector<int>{1}),
+                  grb::IndexOutOfBounds);
+}
+
+TEST_CASE("matrix transpose view, set and remove element, resize") {
+  GRB_FOR_EACH_BACKEND(backend) {
+    grb::Matrix<bool> a(2, 3, backend);
+    a.build(std::vector<grb::Index>{0, 1, 1}, std::vector<grb::Index>{2, 0, 2},
+            std::vector<bool>{true, true, false});
+    const auto& t = a.csc();
+    CHECK(t.nrows == 3);
+    auto host = t.to(grb::Backend::cpu);
+    CHECK(std::vector<grb::Offset>(host.row_offsets.begin(), host.row_offsets.end()) ==
+          std::vector<grb::Offset>{0, 1, 1, 3});
+    a.set_element(0, 0, true);
+    CHECK(a.nvals() == 4);
+    CHECK(a.csc().nvals() == 4);
+    a.remove_element(1, 2);
+    CHECK(a.nvals() == 3);
+    a.resize(1, 3);
+    CHECK(a.nvals() == 2);
+    a.clear();
+    CHECK(a.nvals() == 0);
+    CHECK(a.nrows() == 1);
+  }
+}
+
+TEST_CASE("vector formats convert by density and keep their entries") {
+  GRB_FOR_EACH_BACKEND(backend) {
+    grb::Vector<float> v(100, backend);
+    v.build(std::vector<grb::Index>{7, 3}, std::vector<float>{1.f, 2.f});
+    CHECK(v.format() == grb::VectorFormat::sparse);
+    for (grb::Index i = 10; i < 30; ++i) v.set_element(i, float(i));
+    CHECK(v.nvals() == 22);
+    CHECK(v.format() == grb::VectorFormat::dense);
+    v.make_sparse();
+    CHECK(v.extract_element(3) == 2.f);
+    v.make_dense();
+    CHECK(v.extract_element(29) == 29.f);
+    CHECK_FALSE(v.extract_element(99).has_value());
+    v.remove_element(3);
+    CHECK(v.nvals() == 21);
+    std::vector<grb::Index> idx;
+    std::vector<float> val;
+    v.extract_tuples(idx, val);
+    CHECK(idx.front() == 7);
+    v.resize(8);
+    CHECK(v.nvals() == 1);
+  }
+}
