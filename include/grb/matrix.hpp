@@ -346,4 +346,14 @@ void Matrix<T>::resize(Index new_nrows, Index new_ncols) {
   adopt(where == Backend::cpu ? std::move(host) : host.to(where));
 }
 
+/// The structure of A with every stored value true (an unweighted graph's adjacency matrix).
+template <class T>
+Matrix<bool> pattern(const Matrix<T>& a) {
+  const Csr<T>& csr = a.csr();
+  detail::Array<bool> host_values(csr.nvals(), Backend::cpu);
+  std::fill(host_values.begin(), host_values.end(), true);
+  return Matrix<bool>(Csr<bool>{csr.nrows, csr.ncols, csr.row_offsets.clone(),
+                                csr.col_indices.clone(), host_values.to(a.backend())});
+}
+
 }  // namespace grb
