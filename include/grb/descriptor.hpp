@@ -38,13 +38,19 @@ inline constexpr NoAccum no_accum{};
 struct AllIndices {};
 inline constexpr AllIndices all{};
 
-/// A list of indices for extract and assign: explicit ids, or all of them.
+/// A list of indices for extract and assign: explicit ids, or all of them. The ids may live on
+/// the device (e.g. the values of a cuda Vector<Index>, as FastSV's gather f(f) uses them);
+/// they must then be on the backend of the operation's objects.
+/// An assign whose list repeats an index combines the repeated entries with the accumulator
+/// (as SuiteSparse:GraphBLAS does); without an accumulator any one of them wins.
 class IndexList {
  public:
   IndexList(AllIndices) : all_(true) {}
-  IndexList(std::span<const Index> ids) : ids_(ids) {}
+  IndexList(std::span<const Index> ids, Backend backend = Backend::cpu)
+      : ids_(ids), backend_(backend) {}
   IndexList(const std::vector<Index>& ids) : ids_(ids) {}
   bool is_all() const { return all_; }
+  Backend backend() const { return backend_; }
   /// Number of indices, given the dimension they select from.
   Index size(Index dimension) const { return all_ ? dimension : static_cast<Index>(ids_.size()); }
   Index operator()(Index position) const { return all_ ? position : ids_[position]; }
@@ -53,6 +59,7 @@ class IndexList {
  private:
   bool all_ = false;
   std::span<const Index> ids_;
+  Backend backend_ = Backend::cpu;
 };
 
 }  // namespace grb
