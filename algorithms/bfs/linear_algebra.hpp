@@ -1,0 +1,61 @@
+// Breadth-first search as linear algebra: each level is one masked vxm over the any.secondi
+// semiring, q<!visited> = q any.secondi A, whose values are the parents (secondi gives the
+// frontier vertex k of the product q(k) * A(k, j)). The backend picks push or pull per level
+// from the frontier's size and the mask's density (direction optimization, Beamer et al. 2012),
+// so the algorithm itself has no heuristics.
+//
+// Needs: a square adjacency matrix (A(i, j) = edge i -> j; values ignored). Returns the levels
+// (source 0; absent = unreached) and, if asked, the parents (parent(source) = source).
+// Reference: LAGraph's LG_BreadthFirstSearch_SSGrB.c (Davis et al.), GraphBLAST's bfs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "grb/grb.hpp"
+
+namespace grb::algorithms {
+
+struct BfsResult {
+  Vector<std::int32_t> level;
+  Vector<Index> parent;  // size 0 when parents were not asked for
+};
+
+template <class T>
+BfsResult bfs(const Matrix<T>& a, Index source, bool parents = true) {
+  const Index n = a.nrows();
+  if (a.ncols() != n)
+    throw DimensionMismatch("bfs: the adjacency matrix must be square, not " + std::to_string(n) +
+                            " x " + std::to_string(a.ncols()));
+  if (source >= n)
+    throw IndexOutOfBounds("bfs: source " + std::to_string(source) + " is not a vertex (n = " +
+                           std::to_string(n) + ")");
+  const Backend backend = a.backend();
+  // Write q only where no level is set yet; clear it elsewhere.
+  const Descriptor unvisited{.replace = true, .structural_mask = true, .complement_mask = true};
+  const Descriptor where_present{.structural_mask = true};
+
+  BfsResult result{Vector<std::int32_t>(n, backend), Vector<Index>(parents ? n : 0, backend)};
+  Vector<std::int32_t>& level = result.level;
+  level.set_element(source, 0);
+  if (parents) {
+    Vector<Index> frontier(n, backend);  // values: the parent of each frontier vertex
+    frontier.set_element(source, source);
+    result.parent.set_element(source, source);
+    for (std::int32_t depth = 1; frontier.nvals() > 0; ++depth) {
+      vxm(frontier, level, no_accum, any_secondi<Index>{}, frontier, a, unvisited);
+      assign(result.parent, frontier, no_accum, frontier, all, where_present);
+      assign(level, frontier, no_accum, depth, all, where_present);
+    }
+  } else {
+    Vector<bool> frontier(n, backend);
+    frontier.set_element(source, true);
+    for (std::int32_t depth = 1; frontier.nvals() > 0; ++depth) {
+      vxm(frontier, level, no_accum, any_pair<bool>{}, frontier, a, unvisited);
+      assign(level, frontier, no_accum, depth, all, where_present);
+    }
+  }
+  return result;
+}
+
+}  // namespace grb::algorithms
