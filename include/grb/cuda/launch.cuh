@@ -1,0 +1,108 @@
+// Small pieces every cuda operation uses: launch geometry, pool-backed device temporaries,
+// CUB's two-phase calls, and reading one counter back to the host.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "grb/array.hpp"
+#include "grb/cuda/check.cuh"
+#include "grb/types.hpp"
+
+namespace grb::cuda::detail {
+
+/// Threads per block for the element-wise kernels: a multiple of the warp, enough blocks per SM.
+inline constexpr unsigned block_threads = 256;
+
+/// Blocks to cover `items` with one thread each (grid-stride loops cover any remainder).
+inline unsigned blocks_for(std::uint64_t items) {
+  // 2^20 blocks of 256 threads is far past what a GPU keeps resident; the kernels loop.
+  constexpr std::uint64_t max_blocks = std::uint64_t{1} << 20;
+  std::uint64_t blocks = (items + block_threads - 1) / block_threads;
+  if (blocks == 0) blocks = 1;
+  return static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks);
+}
+
+/// A device buffer from the pool (released back to it at scope exit).
+template <class T>
+using DeviceArray = grb::detail::Array<T>;
+
+template <class T>
+DeviceArray<T> device_array(std::size_t size) {
+  return DeviceArray<T>(size, Backend::cuda);
+}
+
+/// Runs a CUB device-wide algorithm: asks for the temporary storage size, takes it from the
+/// pool, runs. `algorithm(void* temp, std::size_t& bytes)` returns the cudaError_t of the call.
+template <class Algorithm>
+void cub_run(Algorithm&& algorithm) {
+  std::size_t bytes = 0;
+  GRB_CUDA_CHECK(algorithm(static_cast<void*>(nullptr), bytes));
+  DeviceArray<std::uint8_t> temporary = device_array<std::uint8_t>(bytes > 0 ? bytes : 1);
+  GRB_CUDA_CHECK(algorithm(static_cast<void*>(temporary.data()), bytes));
+}
+
+/// Reads one value from device memory (a blocking copy: the one host round trip an operation
+/// makes to learn its output size).
+template <class T>
+T read_scalar(const T* device_pointer) {
+  T value{};
+  GRB_CUDA_CHECK(cudaMemcpy(&value, device_pointer, sizeof(T), cudaMemcpyDeviceToHost));
+  return value;
+}
+
+template <class T>
+void write_scalar(T* device_pointer, const T& value) {
+  GRB_CUDA_CHECK(cudaMemcpy(device_pointer, &value, sizeof(T), cudaMemcpyHostToDevice));
+}
+
+template <class T>
+void fill_zero(T* device_pointer, std::size_t count) {
+  if (count > 0) GRB_CUDA_CHECK(cudaMemsetAsync(device_pointer, 0, count * sizeof(T), 0));
+}
+
+/// Grid-stride loop bounds for a kernel covering [0, items).
+#define GRB_GRID_STRIDE_LOOP(index, items)                                                    \
+  for (std::uint64_t index = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;            \
+       index < std::uint64_t(items); index += std::uint64_t(gridDim.x) * blockDim.x)
+
+/// The unsigned integer type of `bytes` bytes: kernels that only move values work on these.
+template <std::size_t bytes>
+struct word;
+template <> struct word<1> { using type = std::uint8_t; };
+template <> struct word<2> { using type = std::uint16_t; };
+template <> struct word<4> { using type = std::uint32_t; };
+template <> struct word<8> { using type = std::uint64_t; };
+template <std::size_t bytes>
+using word_t = typename word<bytes>::type;
+
+/// Calls `body.template operator()<Word>()` with the unsigned word type of `element_bytes`.
+template <class Body>
+void dispatch_element_size(std::size_t element_bytes, const char* what, Body&& body) {
+  switch (element_bytes) {
+    case 1: body(std::uint8_t{}); break;
+    case 2: body(std::uint16_t{}); break;
+    case 4: body(std::uint32_t{}); break;
+    case 8: body(std::uint64_t{}); break;
+    default:
+      throw InvalidValue(std::string(what) + ": element size " + std::to_string(element_bytes) +
+                         " is not supported on cuda (1, 2, 4 or 8 bytes)");
+  }
+}
+
+/// The position of `offset` among row `offsets` (length rows + 1): the row r with
+/// offsets[r] <= offset < offsets[r + 1]; empty rows are skipped.
+template <class OffsetT>
+__host__ __device__ inline Index owner_of(const OffsetT* offsets, Index rows, OffsetT offset) {
+  Index low = 0, high = rows;  // invariant: offsets[low] <= offset < offsets[high]
+  while (high - low > 1) {
+    const Index middle = low + (high - low) / 2;
+    if (offsets[middle] <= offset) low = middle;
+    else high = middle;
+  }
+  return low;
+}
+
+}  // namespace grb::cuda::detail
