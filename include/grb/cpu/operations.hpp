@@ -3,6 +3,8 @@
 // grb/operations.hpp have already checked that all objects live on the cpu.
 #pragma once
 
+#include <type_traits>
+
 #include "grb/descriptor.hpp"
 #include "grb/matrix.hpp"
 #include "grb/operators.hpp"
@@ -85,3 +87,14 @@ void transpose(Matrix<C>& c, const Mask& mask, const Accum& accum, const Matrix<
                const Descriptor& desc);
 
 }  // namespace grb::cpu
+
+// The definitions, one family per header.
+#include "grb/cpu/apply.hpp"
+#include "grb/cpu/assign.hpp"
+#include "grb/cpu/ewise.hpp"
+#include "grb/cpu/extract.hpp"
+#include "grb/cpu/mxm.hpp"
+#include "grb/cpu/mxv.hpp"
+#include "grb/cpu/reduce.hpp"
+#include "grb/cpu/select.hpp"
+#include "grb/cpu/transpose.hpp"

@@ -1,0 +1,51 @@
+// apply on the cpu: T(i) = op(u(i)) entry by entry, same pattern as the input.
+#pragma once
+
+#include <string>
+
+#include "grb/cpu/entries.hpp"
+#include "grb/cpu/mask.hpp"
+#include "grb/cpu/write_back.hpp"
+
+namespace grb::cpu {
+
+template <class W, class Mask, class Accum, class Op, class U>
+void apply(Vector<W>& w, const Mask& mask, const Accum& accum, const Op& op, const Vector<U>& u,
+           const Descriptor& desc) {
+  using Z = detail::result_t<Op, U>;
+  if (w.size() != u.size())
+    detail::dimension_mismatch("apply", "w (size " + std::to_string(w.size()) + ") and u (size " +
+                                            std::to_string(u.size()) + ") differ");
+  const detail::VectorMask view(mask, desc, w.size(), "apply");
+  // T keeps u's format: the same pattern, new values.
+  grb::detail::Array<Z> values(u.values().size(), Backend::cpu);
+  Vector<Z> t(u.size(), Backend::cpu);
+  if (u.format() == VectorFormat::sparse) {
+    for (Index e = 0; e < u.nvals(); ++e) values[e] = static_cast<Z>(op(u.values()[e]));
+    t.adopt_sparse(u.indices().clone(), std::move(values));
+  } else {
+    for (Index i = 0; i < u.size(); ++i)
+      if (u.present()[i]) values[i] = static_cast<Z>(op(u.values()[i]));
+    t.adopt_dense(std::move(values), u.present().clone(), u.nvals());
+  }
+  detail::write_back(w, view, accum, std::move(t), desc);
+}
+
+template <class C, class Mask, class Accum, class Op, class A>
+void apply(Matrix<C>& c, const Mask& mask, const Accum& accum, const Op& op, const Matrix<A>& a,
+           const Descriptor& desc) {
+  using Z = detail::result_t<Op, A>;
+  const Csr<A>& input = detail::rows_of(a, desc.transpose_first);
+  if (c.nrows() != input.nrows || c.ncols() != input.ncols)
+    detail::dimension_mismatch("apply", "C (" + detail::shape(c.nrows(), c.ncols()) + ") and A (" +
+                                            detail::shape(input.nrows, input.ncols) +
+                                            (desc.transpose_first ? ", transposed" : "") + ") differ");
+  detail::MatrixMask view(mask, desc, c.nrows(), c.ncols(), "apply");
+  grb::detail::Array<Z> values(input.nvals(), Backend::cpu);
+  for (Offset e = 0; e < input.nvals(); ++e) values[e] = static_cast<Z>(op(input.values[e]));
+  Csr<Z> t{input.nrows, input.ncols, input.row_offsets.clone(), input.col_indices.clone(),
+           std::move(values)};
+  detail::write_back(c, view, accum, std::move(t), desc);
+}
+
+}  // namespace grb::cpu
