@@ -1,0 +1,42 @@
+// The Graph500 Kronecker generator (specification 3.0, section 3): edge k is drawn by
+// KroneckerSampler from (seed, k) alone, so the edge list is filled in parallel.
+#include <string>
+
+#include "grb/error.hpp"
+#include "grb/generate.hpp"
+#include "kronecker_sampler.hpp"
+#include "parallel.hpp"
+
+namespace grb::generate {
+
+EdgeList kronecker_edges(int scale, int edge_factor, std::uint64_t seed) {
+  if (scale < 1 || scale > 31)
+    throw InvalidValue("kronecker: scale " + std::to_string(scale) +
+                       " outside [1, 31] (vertex ids are 32-bit)");
+  if (edge_factor < 1)
+    throw InvalidValue("kronecker: edge factor " + std::to_string(edge_factor) + " is below 1");
+  const std::uint64_t nvertices = std::uint64_t{1} << scale;
+  const std::uint64_t nedges = static_cast<std::uint64_t>(edge_factor) * nvertices;
+
+  EdgeList edges;
+  edges.nvertices = static_cast<Index>(nvertices);
+  edges.source.resize(nedges);
+  edges.target.resize(nedges);
+  edges.weight.resize(nedges);
+  const detail::KroneckerSampler sampler(scale, nedges, seed);
+  detail::parallel_for(nedges, [&](std::uint64_t begin, std::uint64_t end) {
+    for (std::uint64_t position = begin; position < end; ++position) {
+      const detail::KroneckerEdge edge = sampler(position);
+      edges.source[position] = edge.source;
+      edges.target[position] = edge.target;
+      edges.weight[position] = edge.weight;
+    }
+  });
+  return edges;
+}
+
+Matrix<double> kronecker(int scale, int edge_factor, const Options& options) {
+  return to_matrix(kronecker_edges(scale, edge_factor, options.seed), options);
+}
+
+}  // namespace grb::generate
