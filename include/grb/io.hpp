@@ -1,0 +1,186 @@
+// Graph input and output: Matrix Market, edge lists (SNAP style), LDBC Graphalytics, and grb's
+// own binary CSR for fast reloads. Every reader returns a host (Backend::cpu) matrix of doubles;
+// move it with Matrix::to(Backend::cuda) when the GPU should hold it.
+//
+// Errors: a file that cannot be opened or read is a grb::IoError; malformed content is a
+// grb::ParseError naming the file and line. A stored value 0.0 is an edge and is never dropped.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "grb/error.hpp"
+#include "grb/matrix.hpp"
+#include "grb/types.hpp"
+
+namespace grb::io {
+
+/// A graph as read from a file: the adjacency matrix (A(i, j) = weight of edge i -> j) and how
+/// the file names its vertices.
+struct Graph {
+  Matrix<double> matrix;
+  /// vertex_ids[i] is the file's own id of vertex i; empty when vertex i is named i in the file.
+  std::vector<std::uint64_t> vertex_ids;
+  /// False when the matrix is symmetric by construction (symmetric file, undirected LDBC graph,
+  /// or ReadOptions::symmetrize).
+  bool directed = true;
+  /// False when the file gives no values (Matrix Market pattern, edge lists of two columns):
+  /// every stored value is then 1.0.
+  bool weighted = false;
+  /// An LDBC properties file's BFS (else SSSP) source vertex, as the file's own id.
+  std::optional<std::uint64_t> source;
+  /// The file's stem (the LDBC graph name).
+  std::string name;
+};
+
+/// The internal vertex (0..n-1) that the file calls `id`; throws grb::InvalidValue
+/// ("vertex ID not in graph") when there is none. Linear in n when the ids are mapped.
+Index to_internal(const Graph& graph, std::uint64_t id);
+/// The file's own id of internal vertex `vertex`; throws grb::IndexOutOfBounds past n.
+std::uint64_t to_external(const Graph& graph, Index vertex);
+
+enum class Format { automatic, matrix_market, edge_list, ldbc, binary };
+
+std::string_view to_string(Format format);
+/// Parses "auto", "mtx", "edges", "ldbc" or "binary" (and the long names to_string gives);
+/// throws grb::InvalidValue otherwise.
+Format parse_format(std::string_view name);
+
+/// The format read_graph picks for `path`: .mtx -> Matrix Market; .grb -> binary;
+/// .properties, or NAME where NAME.v and NAME.e exist, or NAME.v / NAME.e beside each other
+/// -> LDBC; anything else -> edge list.
+Format detect_format(const std::filesystem::path& path);
+
+/// True when grb was built with zlib, so that gzip-compressed text files can be read.
+bool gzip_supported();
+
+struct ReadOptions {
+  /// Store both directions of every edge (A ∪ A'); where A(i,j) and A(j,i) are both present
+  /// with different values, both become the smaller one (an undirected road of the shorter
+  /// length). The result has directed = false.
+  bool symmetrize = false;
+  /// Progress lines on stderr, every 10% of a file larger than 50 MB.
+  bool progress = false;
+  Format format = Format::automatic;
+};
+
+/// Reads any supported format (see detect_format, or options.format).
+Graph read_graph(const std::filesystem::path& path, const ReadOptions& options = {});
+
+/// Matrix Market "coordinate" files: fields pattern, integer or real; symmetry general,
+/// symmetric or skew-symmetric (expanded to both triangles; skew negates the mirror).
+/// Indices are 1-based in the file, 0-based in the matrix. Duplicate entries are summed
+/// (pattern duplicates stay 1.0). Dense "array", complex and hermitian files are rejected.
+/// The Graph is directed unless the file is symmetric or skew-symmetric (or symmetrize is set);
+/// weighted unless the field is pattern. vertex_ids stay empty.
+Graph read_matrix_market_graph(const std::filesystem::path& path, const ReadOptions& options = {});
+Matrix<double> read_matrix_market(const std::filesystem::path& path);
+
+/// Edge lists: one `source destination [weight]` per line, separated by spaces, tabs or
+/// commas; lines starting with '#' or '%' are comments; CRLF line ends are fine. Ids are
+/// non-negative integers and keep their meaning: while the largest id is below 2^32-1 and
+/// not much larger than the edge count (max id < 2^20 + 8 * edges), vertex i is id i
+/// (n = max id + 1, isolated ids included) and vertex_ids stays empty; otherwise the
+/// distinct ids are numbered in ascending order and vertex_ids holds them. The first edge
+/// line decides whether the file has weights; every line must then agree. Duplicate edges
+/// keep one entry, with the weight of the last occurrence in the file. The graph is
+/// directed unless options.symmetrize is set.
+Graph read_edge_list(const std::filesystem::path& path, const ReadOptions& options = {});
+
+/// LDBC Graphalytics: `path` is NAME.properties, or NAME (or NAME.v / NAME.e) beside NAME.v
+/// and NAME.e. The properties file gives the vertex and edge files (relative to its folder),
+/// `directed`, the weight column (edge-properties.names) and the BFS / SSSP source vertex.
+/// Vertex i is the i-th id of the vertex file (file order); vertex_ids holds them all.
+/// Undirected graphs are symmetrized. Duplicate edges keep the last weight.
+/// Upstream slip: some properties files (test-sssp-undirected, test-wcc-directed) name the
+/// vertex file as the edge file. When the named edge file is the vertex file, or its first
+/// line holds a single column, and NAME.e exists, NAME.e is read instead.
+/// Without a properties file the graph is directed (unless symmetrize) and weighted when
+/// the edge lines have a third column.
+Graph read_ldbc(const std::filesystem::path& path, const ReadOptions& options = {});
+
+/// grb's binary CSR (extension .grb), for fast reloads of converted graphs. Little-endian:
+///   magic "\x89GRBCSR\n", u32 version (1), u32 flags (1 directed, 2 weighted, 4 vertex ids,
+///   8 source), u64 nrows, ncols, nvals, source, name length; the name; then row offsets
+///   (nrows + 1 u64), column ids (nvals u32), values (nvals f64), vertex ids (nrows u64, if
+///   flagged); then a u64 checksum (FNV-1a over 8-byte words) of everything before it.
+/// read_binary checks magic, version, sizes against the file length, the checksum and the CSR
+/// structure; any mismatch is a grb::ParseError naming the file.
+void write_binary(const std::filesystem::path& path, const Graph& graph);
+Graph read_binary(const std::filesystem::path& path);
+
+namespace detail {
+
+/// Buffered text output for the writers; throws grb::IoError naming the file on failure.
+class TextFileWriter {
+ public:
+  explicit TextFileWriter(const std::filesystem::path& path);
+  TextFileWriter(const TextFileWriter&) = delete;
+  TextFileWriter& operator=(const TextFileWriter&) = delete;
+  ~TextFileWriter();
+
+  void write(std::string_view text);
+  /// Appends a number in its shortest exact (round-trip) form.
+  template <class Number>
+  void write_number(Number value) {
+    if (buffer_.size() + 64 > buffer_limit) flush();
+    const std::size_t used = buffer_.size();
+    buffer_.resize(used + 64);
+    auto [end, error] = std::to_chars(buffer_.data() + used, buffer_.data() + used + 64, value);
+    buffer_.resize(error == std::errc{} ? static_cast<std::size_t>(end - buffer_.data()) : used);
+  }
+  /// Flushes and closes; a failure here (disk full) is an IoError.
+  void close();
+
+ private:
+  static constexpr std::size_t buffer_limit = std::size_t{1} << 22;
+  void flush();
+  std::string file_name_;
+  std::FILE* file_ = nullptr;
+  std::string buffer_;
+};
+
+}  // namespace detail
+
+/// Writes a Matrix Market coordinate file, 1-based, "general": field pattern for bool
+/// matrices (every stored entry, even a false one, is written as an edge), integer for
+/// integral types, real otherwise (values in shortest exact form).
+template <class T>
+void write_matrix_market(const std::filesystem::path& path, const Matrix<T>& matrix) {
+  const Csr<T> copy = matrix.backend() == Backend::cpu ? Csr<T>{} : matrix.csr().to(Backend::cpu);
+  const Csr<T>& host = matrix.backend() == Backend::cpu ? matrix.csr() : copy;
+  constexpr bool pattern = std::is_same_v<T, bool>;
+  const char* field = pattern ? "pattern" : std::is_integral_v<T> ? "integer" : "real";
+  detail::TextFileWriter out(path);
+  out.write("%%MatrixMarket matrix coordinate ");
+  out.write(field);
+  out.write(" general\n");
+  out.write_number(std::uint64_t{host.nrows});
+  out.write(" ");
+  out.write_number(std::uint64_t{host.ncols});
+  out.write(" ");
+  out.write_number(std::uint64_t{host.nvals()});
+  out.write("\n");
+  for (Index i = 0; i < host.nrows; ++i) {
+    for (Offset e = host.row_offsets[i]; e < host.row_offsets[i + 1]; ++e) {
+      out.write_number(std::uint64_t{i} + 1);
+      out.write(" ");
+      out.write_number(std::uint64_t{host.col_indices[e]} + 1);
+      if constexpr (!pattern) {
+        out.write(" ");
+        out.write_number(host.values[e]);
+      }
+      out.write("\n");
+    }
+  }
+  out.close();
+}
+
+}  // namespace grb::io
