@@ -213,10 +213,13 @@ inline std::string shape(Index nrows, Index ncols) {
   throw DimensionMismatch(std::string(operation) + ": " + detail);
 }
 
-/// Every index in `list` must be below `dimension`.
+/// Every index in `list` must be below `dimension` (and on the host).
 inline void check_indices(const IndexList& list, Index dimension, const char* operation,
                           const char* what) {
   if (list.is_all()) return;
+  if (list.backend() != Backend::cpu)
+    throw BackendMismatch(std::string(operation) + ": " + what +
+                          " list on the cuda backend for a cpu operation");
   for (std::size_t p = 0; p < list.ids().size(); ++p) {
     if (list.ids()[p] >= dimension)
       throw IndexOutOfBounds(std::string(operation) + ": " + what + " " +
