@@ -183,9 +183,12 @@ Graph read_binary(const std::filesystem::path& path) {
   if (header.nrows > index_limit || header.ncols > index_limit)
     in.fail("dimensions " + std::to_string(header.nrows) + " x " + std::to_string(header.ncols) +
             " exceed grb's 32-bit vertex ids");
-  if (header.name_bytes > max_name_bytes) in.fail("graph name length " + std::to_string(header.name_bytes) + " is implausible");
+  if (header.name_bytes > max_name_bytes)
+    in.fail("graph name length " + std::to_string(header.name_bytes) + " is implausible");
   // 12 bytes per entry: bound nvals by the file size before multiplying.
-  if (header.nvals > in.size() / 12) in.fail("entry count " + std::to_string(header.nvals) + " exceeds what the file holds");
+  if (header.nvals > in.size() / 12)
+    in.fail("file is " + std::to_string(in.size()) + " bytes: too short for its " +
+            std::to_string(header.nvals) + " entries (truncated)");
   const bool ids = header.flags & has_vertex_ids;
   const std::uint64_t expected = sizeof(Header) + header.name_bytes + (header.nrows + 1) * 8 +
                                  header.nvals * 12 + (ids ? header.nrows * 8 : 0) + 8;
