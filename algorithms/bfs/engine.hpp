@@ -51,6 +51,8 @@ class Engine {
   virtual Result result() const = 0;
   /// Device bytes this engine holds after prepare() (0 for cpu engines).
   virtual std::size_t device_bytes() const { return 0; }
+  /// For an engine that delegates (auto): the name of the engine prepare() picked; else empty.
+  virtual std::string_view chosen() const { return {}; }
 };
 
 struct EngineInfo {

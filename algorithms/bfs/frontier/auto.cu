@@ -1,0 +1,76 @@
+// auto: picks an engine from the graph's shape at prepare() time, then delegates to it.
+//
+// The rule (see docs/engines.md for the measurements behind it):
+//   1. Estimate the diameter: the number of levels of one BFS (direction-optimized) from the
+//      vertex of largest out-degree, which on power-law graphs sits in the core.
+//   2. More than `many_levels` levels (meshes, roads, long paths): single-block. Such searches
+//      are thousands of small levels, where a kernel launch and a host round trip per level is
+//      the cost, and single-block runs many levels per launch.
+//   3. Otherwise (low diameter): direction-optimized when the degrees are skewed (largest over
+//      mean out-degree above `skewed`: a power-law graph, where pulling skips most edges of the
+//      big middle levels), else bucketed (an even-degree graph: frontiers never dominate).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "bfs/frontier/engines.hpp"
+
+namespace grb::bfs::frontier {
+namespace {
+
+constexpr std::size_t many_levels = 64;
+constexpr double skewed = 16;
+
+class Auto final : public Engine {
+ public:
+  void prepare(const Matrix<bool>& graph) override {
+    const std::vector<Offset> offsets = graph.csr().row_offsets.to_vector();
+    const Index n = graph.nrows();
+    Index hub = 0;
+    Offset largest = 0;
+    for (Index v = 0; v < n; ++v) {
+      const Offset degree = offsets[v + 1] - offsets[v];
+      if (degree > largest) largest = degree, hub = v;
+    }
+    const double mean = n > 0 ? double(graph.nvals()) / n : 0;
+    skew_ = mean > 0 ? double(largest) / mean : 0;
+
+    auto probe = make_direction_optimized();
+    probe->prepare(graph);
+    if (n > 0) {
+      probe->run(hub, Options{.parents = false});
+      estimated_diameter_ = probe->result().levels.size();
+    }
+    if (estimated_diameter_ > many_levels) {
+      chosen_name_ = "single-block";
+      chosen_ = make_single_block();
+      chosen_->prepare(graph);
+    } else if (skew_ > skewed) {
+      chosen_name_ = "direction-optimized";
+      chosen_ = std::move(probe);
+    } else {
+      chosen_name_ = "bucketed";
+      chosen_ = make_bucketed();
+      chosen_->prepare(graph);
+    }
+  }
+  void run(Index source, const Options& options) override {
+    if (!chosen_) throw InvalidValue("bfs engine auto: run() before prepare()");
+    chosen_->run(source, options);
+  }
+  Result result() const override { return chosen_ ? chosen_->result() : Result{}; }
+  std::size_t device_bytes() const override { return chosen_ ? chosen_->device_bytes() : 0; }
+  std::string_view chosen() const override { return chosen_name_; }
+
+ private:
+  std::unique_ptr<Engine> chosen_;
+  std::string chosen_name_;
+  std::size_t estimated_diameter_ = 0;
+  double skew_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_auto() { return std::make_unique<Auto>(); }
+
+}  // namespace grb::bfs::frontier

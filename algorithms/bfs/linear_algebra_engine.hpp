@@ -1,0 +1,79 @@
+// The linear-algebra BFS (linear_algebra.hpp: one masked vxm per level) behind the engine
+// interface, on either backend, so that it sits in the same table as the hand-written kernels.
+// The template is instantiated where the cuda operations are visible: by nvcc in
+// frontier/linear_algebra.cu when grb has CUDA, else in linear_algebra_engine.cpp (cpu only).
+#pragma once
+
+#include <cstdint>
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bfs/engine.hpp"
+#include "bfs/linear_algebra.hpp"
+
+namespace grb::bfs {
+
+/// The linear-algebra engine for `backend` (cuda: only in a CUDA build).
+std::unique_ptr<Engine> make_linear_algebra(Backend backend);
+
+template <Backend backend>
+class LinearAlgebraEngine final : public Engine {
+ public:
+  void prepare(const Matrix<bool>& graph) override {
+    if (graph.nrows() != graph.ncols())
+      throw DimensionMismatch("bfs engine linalg: the adjacency matrix must be square, not " +
+                              std::to_string(graph.nrows()) + " x " +
+                              std::to_string(graph.ncols()));
+    graph_ = graph.to(backend);
+    graph_.csc();  // pull levels need the transpose: build it now, outside the timed search
+    prepared_ = true;
+  }
+
+  void run(Index source, const Options& options) override {
+    if (!prepared_) throw InvalidValue("bfs engine linalg: run() before prepare()");
+    search_ = algorithms::bfs(graph_, source, options.parents);
+    parents_ = options.parents;
+  }
+
+  /// Levels and parents as dense arrays. The algorithm reports no per-level work, so the
+  /// per-level stats hold the frontier sizes alone (counted from the levels).
+  Result result() const override {
+    Result result;
+    const Index n = graph_.nrows();
+    std::vector<Index> indices;
+    std::vector<std::int32_t> levels;
+    search_.level.extract_tuples(indices, levels);
+    result.level.assign(n, -1);
+    std::int32_t deepest = -1;
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      result.level[indices[k]] = levels[k];
+      deepest = std::max(deepest, levels[k]);
+    }
+    result.levels.resize(std::size_t(deepest + 1));
+    for (std::int32_t level : levels) ++result.levels[std::size_t(level)].frontier;
+    if (parents_) {
+      std::vector<Index> parents;
+      search_.parent.extract_tuples(indices, parents);
+      result.parent.assign(n, no_index);
+      for (std::size_t k = 0; k < indices.size(); ++k) result.parent[indices[k]] = parents[k];
+    }
+    return result;
+  }
+
+  std::size_t device_bytes() const override {
+    if constexpr (backend == Backend::cpu) return 0;
+    else
+      return 2 * (graph_.csr().row_offsets.size() * sizeof(Offset) +
+                  graph_.csr().col_indices.size() * (sizeof(Index) + sizeof(bool)));
+  }
+
+ private:
+  Matrix<bool> graph_;
+  algorithms::BfsResult search_;
+  bool prepared_ = false;
+  bool parents_ = true;
+};
+
+}  // namespace grb::bfs

@@ -1,0 +1,270 @@
+// Every BFS engine in the registry (the linear-algebra one on each backend, the hand-written GPU
+// kernels on cuda), on directed and undirected graphs: hand-made shapes (a star with one huge
+// hub, a long path, disconnected pieces, isolated sources), generated Kronecker / grid /
+// Erdos-Renyi graphs, and the real graphs in the data directory. Levels must equal a textbook
+// host BFS written here; parents must pass the Graph500 validator; per-level frontier sizes must
+// match the levels. Cuda engines are skipped, visibly, where no GPU is present.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <deque>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <grb/generate.hpp>
+#include <grb/grb.hpp>
+#include <grb/io.hpp>
+
+#include "bfs/engine.hpp"
+#include "support.hpp"
+#include "validate/validate.hpp"
+
+namespace {
+
+using grb::Index;
+using grb::Offset;
+
+/// The textbook queue BFS over the host CSR: the oracle for every engine's levels.
+std::vector<std::int32_t> textbook_levels(const grb::Matrix<bool>& graph, Index source) {
+  const grb::Csr<bool>& csr = graph.csr();
+  std::vector<std::int32_t> level(graph.nrows(), -1);
+  std::deque<Index> queue{source};
+  level[source] = 0;
+  while (!queue.empty()) {
+    const Index u = queue.front();
+    queue.pop_front();
+    for (Offset e = csr.row_offsets[u]; e < csr.row_offsets[u + 1]; ++e) {
+      const Index v = csr.col_indices[e];
+      if (level[v] == -1) {
+        level[v] = level[u] + 1;
+        queue.push_back(v);
+      }
+    }
+  }
+  return level;
+}
+
+grb::Matrix<bool> from_edges(Index n, const std::vector<std::pair<Index, Index>>& edges,
+                             bool undirected) {
+  std::set<std::pair<Index, Index>> unique;
+  for (auto [u, v] : edges) {
+    unique.insert({u, v});
+    if (undirected) unique.insert({v, u});
+  }
+  std::vector<Index> rows, cols;
+  for (auto [u, v] : unique) rows.push_back(u), cols.push_back(v);
+  grb::Matrix<bool> graph(n, n, grb::Backend::cpu);
+  graph.build(rows, cols, std::vector<bool>(rows.size(), true));
+  return graph;
+}
+
+struct TestGraph {
+  std::string name;
+  grb::Matrix<bool> matrix;
+  std::vector<Index> sources;
+};
+
+/// Sources: those given, plus the vertex of largest out-degree and a few others spread over ids.
+std::vector<Index> pick_sources(const grb::Matrix<bool>& graph, std::vector<Index> sources) {
+  const grb::Csr<bool>& csr = graph.csr();
+  Index hub = 0;
+  for (Index v = 0; v < graph.nrows(); ++v)
+    if (csr.row_offsets[v + 1] - csr.row_offsets[v] > csr.row_offsets[hub + 1] - csr.row_offsets[hub])
+      hub = v;
+  sources.push_back(hub);
+  const Index n = graph.nrows();
+  for (Index v : {Index{0}, n / 3, n - 1}) sources.push_back(v);
+  std::set<Index> unique(sources.begin(), sources.end());
+  return {unique.begin(), unique.end()};
+}
+
+/// Runs `engine` from every source of `graph` and checks the result against the oracle.
+void check_engine(const grb::bfs::EngineInfo& info, const TestGraph& graph) {
+  INFO("engine " << info.name << " (" << grb::to_string(info.backend) << ") on " << graph.name);
+  auto engine = info.make();
+  engine->prepare(info.backend == grb::Backend::cpu ? graph.matrix
+                                                    : graph.matrix.to(grb::Backend::cuda));
+  for (Index source : graph.sources) {
+    INFO("source " << source);
+    engine->run(source, grb::bfs::Options{});
+    const grb::bfs::Result result = engine->result();
+    const std::vector<std::int32_t> expected = textbook_levels(graph.matrix, source);
+    REQUIRE(result.level.size() == expected.size());
+    std::size_t wrong = 0, first_wrong = 0;
+    for (std::size_t v = 0; v < expected.size(); ++v)
+      if (result.level[v] != expected[v] && wrong++ == 0) first_wrong = v;
+    INFO("first wrong level at vertex " << first_wrong << ": " << result.level[first_wrong]
+                                        << " instead of " << expected[first_wrong]);
+    CHECK(wrong == 0);
+    REQUIRE(result.parent.size() == expected.size());
+    const grb::validate::Result valid =
+        grb::validate::bfs(graph.matrix, source, std::span<const std::int32_t>(result.level),
+                           std::span<const Index>(result.parent));
+    INFO(valid.message);
+    CHECK(valid.ok);
+
+    // Per-level stats: one entry per level, its frontier the vertices on that level.
+    std::vector<Index> on_level;
+    for (std::int32_t l : expected)
+      if (l >= 0) {
+        if (on_level.size() <= std::size_t(l)) on_level.resize(std::size_t(l) + 1, 0);
+        ++on_level[std::size_t(l)];
+      }
+    REQUIRE(result.levels.size() == on_level.size());
+    for (std::size_t l = 0; l < on_level.size(); ++l) {
+      INFO("level " << l);
+      CHECK(result.levels[l].frontier == on_level[l]);
+    }
+  }
+}
+
+std::vector<const grb::bfs::EngineInfo*> engines_to_test() {
+  std::vector<const grb::bfs::EngineInfo*> chosen;
+  for (const auto& info : grb::bfs::engines()) {
+    if (info.backend == grb::Backend::cuda && !grb::cuda_available()) continue;
+    chosen.push_back(&info);
+  }
+  static bool said = false;
+  if (!said && !grb::cuda_available()) {
+    std::printf("test_bfs_engines: cuda engines SKIPPED (%s); testing the cpu engines only\n",
+                GRB_WITH_CUDA ? "no GPU on this machine" : "grb built without CUDA");
+    said = true;
+  }
+  return chosen;
+}
+
+void check_every_engine(const std::vector<TestGraph>& graphs) {
+  for (const auto* info : engines_to_test())
+    for (const TestGraph& graph : graphs) check_engine(*info, graph);
+}
+
+grb::Matrix<bool> read_graph(const std::string& relative, bool symmetrize = false) {
+  grb::io::ReadOptions options;
+  options.symmetrize = symmetrize;
+  return grb::pattern(grb::io::read_graph(grb::test::data_file(relative), options).matrix);
+}
+
+}  // namespace
+
+TEST_CASE("the engine table: names, backends, lookups") {
+  std::set<std::string> cuda_names, cpu_names;
+  for (const auto& info : grb::bfs::engines()) {
+    CHECK_FALSE(info.description.empty());
+    (info.backend == grb::Backend::cpu ? cpu_names : cuda_names).insert(std::string(info.name));
+  }
+  CHECK(cpu_names == std::set<std::string>{"linalg"});
+  if (GRB_WITH_CUDA) {
+    const std::set<std::string> expected{
+        "linalg",          "vertex-push",  "vertex-pull",         "edge-centric",
+        "frontier-queue",  "frontier-privatized", "warp-cooperative", "bucketed",
+        "load-balanced",   "single-block", "direction-optimized", "cub-select", "auto"};
+    CHECK(cuda_names == expected);
+  } else {
+    CHECK(cuda_names.empty());
+  }
+  CHECK(grb::bfs::find_engine("linalg", grb::Backend::cpu).name == "linalg");
+  CHECK_THROWS_AS(grb::bfs::find_engine("no-such-engine", grb::Backend::cpu), grb::InvalidValue);
+  CHECK(std::string(grb::bfs::to_string(grb::bfs::Direction::pull)) == "pull");
+}
+
+TEST_CASE("engines reject bad sources and non-square graphs, and honour parents = false") {
+  const grb::Matrix<bool> graph = from_edges(4, {{0, 1}, {1, 2}}, true);
+  for (const auto* info : engines_to_test()) {
+    INFO("engine " << info->name << " (" << grb::to_string(info->backend) << ")");
+    auto engine = info->make();
+    engine->prepare(info->backend == grb::Backend::cpu ? graph : graph.to(grb::Backend::cuda));
+    CHECK_THROWS_AS(engine->run(4, {}), grb::IndexOutOfBounds);
+    engine->run(0, grb::bfs::Options{.parents = false, .level_timing = true});
+    const grb::bfs::Result result = engine->result();
+    CHECK(result.parent.empty());
+    CHECK(result.level == std::vector<std::int32_t>{0, 1, 2, -1});
+    grb::Matrix<bool> wide(2, 3, grb::Backend::cpu);
+    CHECK_THROWS_AS(info->make()->prepare(info->backend == grb::Backend::cpu
+                                              ? wide
+                                              : wide.to(grb::Backend::cuda)),
+                    grb::DimensionMismatch);
+  }
+}
+
+TEST_CASE("hand-made graphs: directed, star, path, disconnected, isolated source") {
+  std::vector<TestGraph> graphs;
+  // A small directed graph where pull must use in-edges: 0->1->2->3, 0->4, 4->2, 3->0, 5->0.
+  graphs.push_back({"small directed",
+                    from_edges(7, {{0, 1}, {1, 2}, {2, 3}, {0, 4}, {4, 2}, {3, 0}, {5, 0}}, false),
+                    {0, 2, 5, 6}});
+  // A star whose hub has a huge degree (block-wide expansion), plus a tail behind one leaf.
+  {
+    const Index leaves = 20000;
+    std::vector<std::pair<Index, Index>> edges;
+    for (Index v = 1; v <= leaves; ++v) edges.push_back({0, v});
+    edges.push_back({leaves, leaves + 1});
+    edges.push_back({leaves + 1, leaves + 2});
+    graphs.push_back({"star (undirected)", from_edges(leaves + 3, edges, true), {0, 7, leaves + 2}});
+    graphs.push_back({"star (directed out of the hub)", from_edges(leaves + 3, edges, false),
+                      {0, 7}});
+  }
+  // A long path: thousands of one-vertex levels (single-block's many levels per launch).
+  {
+    const Index length = 3000;
+    std::vector<std::pair<Index, Index>> edges;
+    for (Index v = 0; v + 1 < length; ++v) edges.push_back({v, v + 1});
+    graphs.push_back({"path (undirected)", from_edges(length, edges, true), {0, length / 2}});
+    graphs.push_back({"path (directed)", from_edges(length, edges, false), {0, length - 1}});
+  }
+  // Disconnected pieces and isolated vertices: a triangle, a square, and 3 isolated vertices.
+  graphs.push_back({"disconnected",
+                    from_edges(10, {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 6}, {6, 3}}, true),
+                    {0, 4, 7, 9}});
+  // One vertex, no edges.
+  graphs.push_back({"single vertex", grb::Matrix<bool>(1, 1, grb::Backend::cpu), {0}});
+  check_every_engine(graphs);
+}
+
+TEST_CASE("generated graphs: Kronecker, grid, Erdos-Renyi, directed and undirected") {
+  grb::generate::Options directed;
+  directed.symmetrize = false;
+  std::vector<TestGraph> graphs;
+  auto add = [&](std::string name, grb::Matrix<bool> matrix) {
+    auto sources = pick_sources(matrix, {});
+    graphs.push_back({std::move(name), std::move(matrix), std::move(sources)});
+  };
+  add("kronecker 12", grb::pattern(grb::generate::kronecker(12)));
+  add("kronecker 11 directed", grb::pattern(grb::generate::kronecker(11, 16, directed)));
+  add("grid 60", grb::pattern(grb::generate::grid(60)));
+  add("grid 40 directed", grb::pattern(grb::generate::grid(40, 0.25, directed)));
+  add("erdos-renyi 3000", grb::pattern(grb::generate::erdos_renyi(3000, 6)));
+  add("erdos-renyi 2000 directed", grb::pattern(grb::generate::erdos_renyi(2000, 3, directed)));
+  check_every_engine(graphs);
+}
+
+TEST_CASE("real graphs from the data directory") {
+  std::vector<TestGraph> graphs;
+  auto add = [&](std::string relative, bool symmetrize, std::vector<Index> sources) {
+    grb::Matrix<bool> matrix = read_graph(relative, symmetrize);
+    sources = pick_sources(matrix, std::move(sources));
+    graphs.push_back({relative, std::move(matrix), std::move(sources)});
+  };
+  add("lagraph/karate.mtx", false, {30});
+  add("lagraph/west0067.mtx", false, {});
+  add("lagraph/bcsstk13.mtx", false, {});
+  add("lagraph/ldbc-directed-example.mtx", false, {});
+  add("road/berlin-center.mtx", false, {});
+  add("snap/email-Eu-core.txt", false, {});
+  add("snap/ca-GrQc.csv", true, {});
+  check_every_engine(graphs);
+}
+
+TEST_CASE("karate from vertex 30: LAGraph's known levels, on every engine") {
+  const grb::Matrix<bool> karate = read_graph("lagraph/karate.mtx");
+  const std::vector<std::int32_t> known{2, 1, 2, 2, 3, 3, 3, 2, 1, 2, 3, 3, 3, 2, 2, 2, 4,
+                                        2, 2, 2, 2, 2, 2, 2, 3, 3, 2, 2, 2, 2, 0, 2, 1, 1};
+  for (const auto* info : engines_to_test()) {
+    INFO("engine " << info->name << " (" << grb::to_string(info->backend) << ")");
+    auto engine = info->make();
+    engine->prepare(info->backend == grb::Backend::cpu ? karate : karate.to(grb::Backend::cuda));
+    engine->run(30, {});
+    CHECK(engine->result().level == known);
+  }
+}
