@@ -1,6 +1,7 @@
 // Validators for BFS, SSSP and CC results. They are deliberately simple, obviously-correct
 // host loops over the CSR arrays, and share no code with the algorithms or engines they check
-// (LAGraph's LG_check_* files play the same role).
+// (LAGraph's LG_check_* files play the same role). A matrix on the cuda backend is copied to the
+// host first.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +27,8 @@ inline constexpr std::int32_t unreached_level = -1;
 /// each tree edge parent[v] -> v is a graph edge and level[v] == level[parent[v]] + 1;
 /// every edge i -> j with i reached has j reached and level[j] <= level[i] + 1;
 /// exactly the vertices reachable from the source are reached (level -1, parent no_index).
-/// `parent` may be empty to check levels alone. A must be a cpu matrix.
+/// `parent` may be empty to check levels alone; then each reached vertex other than the source
+/// must have an in-neighbour one level lower.
 template <class T>
 Result bfs(const Matrix<T>& a, Index source, std::span<const std::int32_t> level,
            std::span<const Index> parent);
@@ -34,8 +36,11 @@ Result bfs(const Matrix<T>& a, Index source, std::span<const std::int32_t> level
 /// SSSP rules: distance[source] == 0; every edge i -> j with weight w satisfies
 /// distance[j] <= distance[i] + w (up to `tolerance` relative, for floating point);
 /// every finite distance other than the source's is achieved by some in-edge
-/// (distance[j] == distance[i] + w(i, j)); unreachable vertices have +infinity and no
-/// reached in-neighbour. When `parent` is non-empty, each parent edge achieves the distance.
+/// (distance[j] == distance[i] + w(i, j)), and by a path of such edges from the source (which
+/// rules out zero-weight cycles vouching for one another); exactly the unreachable vertices have
+/// +infinity. When `parent` is non-empty it is a tree rooted at the source (parent[source] ==
+/// source, no_index where unreachable) whose edges achieve the distances.
+/// Tolerances are relative to max(1, |values compared|).
 template <class T>
 Result sssp(const Matrix<T>& a, Index source, std::span<const double> distance,
             std::span<const Index> parent = {}, double tolerance = 1e-9);
