@@ -10,35 +10,51 @@
 
 namespace grb::cpu {
 
+namespace detail {
+
+/// Folds values into a sum that starts at the first one (so `any` returns an entry, not its
+/// identity); the identity only when there is none. add(value) returns false to stop early.
+template <class Monoid>
+class Fold {
+ public:
+  using Z = typename Monoid::value_type;
+  explicit Fold(const Monoid& monoid) : monoid_(monoid) {}
+  template <class X>
+  bool add(const X& value) {
+    sum_ = found_ ? static_cast<Z>(monoid_(sum_, static_cast<Z>(value))) : static_cast<Z>(value);
+    found_ = true;
+    return !grb::detail::is_terminal(monoid_, sum_);
+  }
+  Z result() const { return found_ ? sum_ : monoid_.identity(); }
+
+ private:
+  const Monoid& monoid_;
+  bool found_ = false;
+  Z sum_{};
+};
+
+}  // namespace detail
+
 template <class Monoid, class U>
 typename Monoid::value_type reduce(const Monoid& monoid, const Vector<U>& u) {
-  using Z = typename Monoid::value_type;
-  Z sum = monoid.identity();
+  detail::Fold fold(monoid);
   if (u.format() == VectorFormat::sparse) {
-    for (Index e = 0; e < u.nvals(); ++e) {
-      sum = static_cast<Z>(monoid(sum, static_cast<Z>(u.values()[e])));
-      if (grb::detail::is_terminal(monoid, sum)) break;
+    for (Index e = 0; e < u.nvals() && fold.add(u.values()[e]); ++e) {
     }
   } else {
-    for (Index i = 0; i < u.size(); ++i) {
-      if (!u.present()[i]) continue;
-      sum = static_cast<Z>(monoid(sum, static_cast<Z>(u.values()[i])));
-      if (grb::detail::is_terminal(monoid, sum)) break;
-    }
+    for (Index i = 0; i < u.size(); ++i)
+      if (u.present()[i] && !fold.add(u.values()[i])) break;
   }
-  return sum;
+  return fold.result();
 }
 
 template <class Monoid, class A>
 typename Monoid::value_type reduce(const Monoid& monoid, const Matrix<A>& a) {
-  using Z = typename Monoid::value_type;
-  Z sum = monoid.identity();
+  detail::Fold fold(monoid);
   const Csr<A>& csr = a.csr();
-  for (Offset e = 0; e < csr.nvals(); ++e) {
-    sum = static_cast<Z>(monoid(sum, static_cast<Z>(csr.values[e])));
-    if (grb::detail::is_terminal(monoid, sum)) break;
+  for (Offset e = 0; e < csr.nvals() && fold.add(csr.values[e]); ++e) {
   }
-  return sum;
+  return fold.result();
 }
 
 template <class W, class Mask, class Accum, class Monoid, class A>
@@ -56,10 +72,10 @@ void reduce(Vector<W>& w, const Mask& mask, const Accum& accum, const Monoid& mo
   for (Index i = 0; i < input.nrows; ++i) {
     const Offset begin = input.row_offsets[i], end = input.row_offsets[i + 1];
     if (begin == end || !view.allows(i)) continue;
-    Z sum = static_cast<Z>(input.values[begin]);
-    for (Offset e = begin + 1; e < end && !grb::detail::is_terminal(monoid, sum); ++e)
-      sum = static_cast<Z>(monoid(sum, static_cast<Z>(input.values[e])));
-    t.push(i, sum);
+    detail::Fold fold(monoid);
+    for (Offset e = begin; e < end && fold.add(input.values[e]); ++e) {
+    }
+    t.push(i, fold.result());
   }
   detail::write_back(w, view, accum, std::move(t).finish(), desc);
 }
