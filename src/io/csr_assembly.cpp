@@ -8,6 +8,45 @@ namespace grb::io::detail {
 
 using grb::detail::Array;
 
+namespace {
+
+/// Sorts one row's columns, carrying the values along, stably (equal columns keep file order).
+class RowSorter {
+  using Pair = std::pair<Index, double>;
+
+ public:
+  void sort(Index* cols, double* values, std::size_t size) {
+    if (std::is_sorted(cols, cols + size)) return;
+    if (!values) {
+      std::sort(cols, cols + size);  // all values are 1.0: order among equals is moot
+    } else if (size <= small_row) {
+      for (std::size_t k = 1; k < size; ++k) {
+        const Index column = cols[k];
+        const double value = values[k];
+        std::size_t slot = k;
+        for (; slot > 0 && cols[slot - 1] > column; --slot) {
+          cols[slot] = cols[slot - 1];
+          values[slot] = values[slot - 1];
+        }
+        cols[slot] = column;
+        values[slot] = value;
+      }
+    } else {
+      order_.resize(size);
+      for (std::size_t k = 0; k < size; ++k) order_[k] = {cols[k], values[k]};
+      std::stable_sort(order_.begin(), order_.end(),
+                       [](const Pair& a, const Pair& b) { return a.first < b.first; });
+      for (std::size_t k = 0; k < size; ++k) cols[k] = order_[k].first, values[k] = order_[k].second;
+    }
+  }
+
+ private:
+  static constexpr std::size_t small_row = 32;  // insertion sort below this
+  std::vector<Pair> order_;
+};
+
+}  // namespace
+
 Csr<double> assemble_csr(Index nrows, Index ncols, std::vector<Index>&& rows,
                          std::vector<Index>&& cols, std::vector<double>&& values,
                          Duplicates duplicates) {
@@ -34,45 +73,28 @@ Csr<double> assemble_csr(Index nrows, Index ncols, std::vector<Index>&& rows,
   std::vector<Index>().swap(cols);
   std::vector<double>().swap(values);
 
-  // Sort each row by column (stably) and combine duplicates, compacting in place: the write
-  // position never passes the read position.
-  std::vector<std::pair<Index, Offset>> order;  // (column, position in the row)
-  std::vector<Index> sorted_cols;
-  std::vector<double> sorted_values;
+  // Sort each row by column (stably: duplicates stay in file order), then combine duplicates
+  // while compacting in place (the write position never passes the read position).
+  RowSorter sorter;
   Offset out = 0;
   for (Index i = 0; i < nrows; ++i) {
     const Offset begin = offsets[i], end = offsets[i + 1];
+    const Offset row_start = out;
     offsets[i] = out;
-    bool increasing = true;
-    for (Offset e = begin + 1; e < end && increasing; ++e)
-      increasing = scattered_cols[e - 1] < scattered_cols[e];
-    if (increasing) {
-      for (Offset e = begin; e < end; ++e, ++out) {
-        scattered_cols[out] = scattered_cols[e];
-        if (!ones) scattered_values[out] = scattered_values[e];
-      }
-      continue;
-    }
-    order.clear();
-    for (Offset e = begin; e < end; ++e) order.emplace_back(scattered_cols[e], e - begin);
-    std::sort(order.begin(), order.end());  // ties broken by position: stable
-    sorted_cols.clear();
-    sorted_values.clear();
-    for (const auto& [column, position] : order) {
-      const double value = ones ? 1.0 : scattered_values[begin + position];
-      if (!sorted_cols.empty() && sorted_cols.back() == column) {
+    sorter.sort(scattered_cols.data() + begin, ones ? nullptr : scattered_values.data() + begin,
+                static_cast<std::size_t>(end - begin));
+    for (Offset e = begin; e < end; ++e) {
+      if (out > row_start && scattered_cols[out - 1] == scattered_cols[e]) {
         if (!ones) {
-          if (duplicates == Duplicates::sum) sorted_values.back() += value;
-          else sorted_values.back() = value;
+          if (duplicates == Duplicates::sum) scattered_values[out - 1] += scattered_values[e];
+          else scattered_values[out - 1] = scattered_values[e];
         }
       } else {
-        sorted_cols.push_back(column);
-        if (!ones) sorted_values.push_back(value);
+        scattered_cols[out] = scattered_cols[e];
+        if (!ones) scattered_values[out] = scattered_values[e];
+        ++out;
       }
     }
-    std::copy(sorted_cols.begin(), sorted_cols.end(), scattered_cols.begin() + out);
-    if (!ones) std::copy(sorted_values.begin(), sorted_values.end(), scattered_values.begin() + out);
-    out += sorted_cols.size();
   }
   offsets[nrows] = out;
 

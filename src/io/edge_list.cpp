@@ -71,6 +71,10 @@ Graph read_edge_list(const std::filesystem::path& path, const ReadOptions& optio
     if (!weighted) {
       weighted = has_weight;
       first_edge_line = reader.line_number();
+      const std::size_t expected_edges = reader.estimated_lines();
+      sources.reserve(expected_edges);
+      targets.reserve(expected_edges);
+      if (has_weight) weights.reserve(expected_edges);
     } else if (*weighted != has_weight) {
       reader.fail(std::string(has_weight ? "a weight" : "no weight") + " on this edge, but " +
                   (*weighted ? "a weight" : "none") + " on the first edge (line " +

@@ -242,6 +242,10 @@ Graph read_ldbc(const std::filesystem::path& path, const ReadOptions& options) {
   while (reader.next(line)) {
     line = detail::trim(line);
     if (line.empty() || line[0] == '#') continue;
+    if (rows.empty()) {
+      rows.reserve(reader.estimated_lines());
+      cols.reserve(reader.estimated_lines());
+    }
     detail::FieldSplitter fields(line, false);
     std::string_view source_field, target_field, property;
     fields.next(source_field);
@@ -259,6 +263,7 @@ Graph read_ldbc(const std::filesystem::path& path, const ReadOptions& options) {
       if (!weight_field)
         reader.fail("edge " + detail::quoted(line) + " has no weight" +
                     (weight_column ? " (column " + std::to_string(*weight_column + 3) + ")" : std::string()));
+      if (weights.empty()) weights.reserve(rows.capacity());
       weights.push_back(detail::parse_real(*weight_field, reader, "weight"));
     }
   }

@@ -111,6 +111,19 @@ bool LineReader::refill() {
   if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
   const std::size_t count = source_->read(buffer_.data() + end_, buffer_.size() - end_);
   if (count == 0) at_end_ = true;
+  if (estimated_lines_ == 0 && count > 0) {
+    std::uint64_t newlines = 1;
+    const char* const stop = buffer_.data() + count;
+    for (const char* p = buffer_.data();
+         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(stop - p))));
+         ++p)
+      ++newlines;
+    // A short read is the whole file. Otherwise scale by bytes on disk (for gzip that is an
+    // underestimate: vectors then grow).
+    const double scale = std::max(1.0, static_cast<double>(file_bytes_) / static_cast<double>(count));
+    estimated_lines_ = count < buffer_.size() ? newlines
+                                              : static_cast<std::uint64_t>(1.02 * scale * newlines);
+  }
   end_ += count;
   if (progress_) report_progress();
   return count > 0;

@@ -35,6 +35,10 @@ class LineReader {
   /// Size on disk (compressed size for gzip files).
   std::uint64_t file_bytes() const { return file_bytes_; }
 
+  /// About how many lines the file has, from the line density of its first chunk (exact for
+  /// files of one chunk); for reserving memory. Valid after the first next().
+  std::uint64_t estimated_lines() const { return estimated_lines_; }
+
   /// Throws grb::ParseError at the current line.
   [[noreturn]] void fail(const std::string& message) const;
 
@@ -52,6 +56,7 @@ class LineReader {
   bool at_end_ = false;
   std::size_t line_number_ = 0;
   std::uint64_t file_bytes_ = 0;
+  std::uint64_t estimated_lines_ = 0;
   bool progress_ = false;
   int progress_step_ = 0;  // tenths reported so far
 };

@@ -15,11 +15,10 @@ namespace grb::io::detail {
 class IdColumn {
  public:
   void push_back(std::uint64_t id) {
-    if (!wide_.empty() || id >= no_index) {
-      if (wide_.empty()) widen();
-      wide_.push_back(id);
-    } else {
+    if (wide_.empty() && id < no_index) [[likely]] {
       narrow_.push_back(static_cast<Index>(id));
+    } else {
+      push_back_wide(id);
     }
   }
   void reserve(std::size_t count) { narrow_.reserve(count); }
@@ -34,9 +33,12 @@ class IdColumn {
   }
 
  private:
-  void widen() {
-    wide_.assign(narrow_.begin(), narrow_.end());
-    std::vector<Index>().swap(narrow_);
+  [[gnu::noinline]] void push_back_wide(std::uint64_t id) {
+    if (wide_.empty()) {
+      wide_.assign(narrow_.begin(), narrow_.end());
+      std::vector<Index>().swap(narrow_);
+    }
+    wide_.push_back(id);
   }
   std::vector<Index> narrow_;
   std::vector<std::uint64_t> wide_;
