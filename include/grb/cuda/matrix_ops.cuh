@@ -1,0 +1,334 @@
+// The element-wise matrix operations on the GPU: ewise_add/ewise_mult, apply, select, extract,
+// assign and transpose. Results are built row by row (one thread per row, two passes: count, then
+// write at CUB-scanned offsets; see build_rows); where a row's entries come out of column order
+// (extract and assign with index lists) a CUB segmented sort puts them back. Semantics are the
+// cpu backend's (grb/cpu/*.hpp).
+#pragma once
+
+#include <cub/device/device_segmented_sort.cuh>
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "grb/cuda/views.cuh"
+#include "grb/cuda/write_back.cuh"
+
+namespace grb::cuda::detail {
+
+template <bool is_union, class Z, class A, class B, class Op>
+struct EwiseRow {
+  CsrView<A> a;
+  CsrView<B> b;
+  Op op;
+  __device__ void operator()(Index i, RowSink<Z>& sink) const {
+    Offset p = a.row_offsets[i], p_end = a.row_offsets[i + 1];
+    Offset q = b.row_offsets[i], q_end = b.row_offsets[i + 1];
+    while (p < p_end || q < q_end) {
+      const Index ja = p < p_end ? a.col_indices[p] : no_index;
+      const Index jb = q < q_end ? b.col_indices[q] : no_index;
+      const Index j = ja < jb ? ja : jb;
+      if (ja == j && jb == j) sink.push(j, static_cast<Z>(op(a.values[p], b.values[q])));
+      else if constexpr (is_union) {
+        if (ja == j) sink.push(j, static_cast<Z>(a.values[p]));
+        else sink.push(j, static_cast<Z>(b.values[q]));
+      }
+      if (ja == j) ++p;
+      if (jb == j) ++q;
+    }
+  }
+};
+
+template <bool is_union, class C, class Mask, class Accum, class Op, class A, class B>
+void ewise(const char* operation, Matrix<C>& c, const Mask& mask, const Accum& accum,
+           const Op& op, const Matrix<A>& a, const Matrix<B>& b, const Descriptor& desc) {
+  using Z = result_t<Op, A, B>;
+  const Csr<A>& left = rows_of(a, desc.transpose_first);
+  const Csr<B>& right = rows_of(b, desc.transpose_second);
+  if (left.nrows != right.nrows || left.ncols != right.ncols || c.nrows() != left.nrows ||
+      c.ncols() != left.ncols)
+    dimension_mismatch(operation, "C (" + shape(c.nrows(), c.ncols()) + "), A (" +
+                                      shape(left.nrows, left.ncols) + ") and B (" +
+                                      shape(right.nrows, right.ncols) +
+                                      ") differ (after transposes)");
+  const auto mask_view = matrix_mask(mask, desc, c.nrows(), c.ncols(), operation);
+  EwiseRow<is_union, Z, A, B, Op> program{view_of(left), view_of(right), op};
+  write_back(c, mask_view, accum, build_rows<Z>(left.nrows, left.ncols, program), desc);
+}
+
+template <class Z, class A, class Op>
+__global__ void apply_values_kernel(Offset nvals, const A* values, Op op, Z* out) {
+  GRB_GRID_STRIDE_LOOP(e, nvals) out[e] = static_cast<Z>(op(values[e]));
+}
+
+template <class A, class Predicate>
+struct SelectRow {
+  CsrView<A> a;
+  Predicate predicate;
+  __device__ void operator()(Index i, RowSink<A>& sink) const {
+    for (Offset e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e)
+      if (predicate(a.values[e], i, a.col_indices[e])) sink.push(a.col_indices[e], a.values[e]);
+  }
+};
+
+/// Sorts each row of `t` by column (rows built out of order by extract and assign).
+template <class T>
+Csr<T> sort_rows(Csr<T>&& t) {
+  if (t.nvals() == 0 || t.nrows == 0) return std::move(t);
+  auto columns = device_array<Index>(t.nvals());
+  auto values = device_array<T>(t.nvals());
+  const std::int64_t items = static_cast<std::int64_t>(t.nvals());
+  const std::int64_t segments = t.nrows;
+  cub_run([&](void* temporary, std::size_t& bytes) {
+    return cub::DeviceSegmentedSort::SortPairs(temporary, bytes, t.col_indices.data(),
+                                               columns.data(), t.values.data(), values.data(),
+                                               items, segments, t.row_offsets.data(),
+                                               t.row_offsets.data() + 1);
+  });
+  return Csr<T>{t.nrows, t.ncols, std::move(t.row_offsets), std::move(columns),
+                std::move(values)};
+}
+
+/// Row p of A(rows, cols): row rows(p) of A, each column j repeated at every list position q
+/// with cols(q) == j (positions[column_offsets[j] ..]).
+template <class A>
+struct ExtractRow {
+  CsrView<A> a;
+  IndexListView rows;
+  const Offset* column_offsets;
+  const Index* positions;
+  __device__ void operator()(Index p, RowSink<A>& sink) const {
+    const Index i = rows(p);
+    for (Offset e = a.row_offsets[i]; e < a.row_offsets[i + 1]; ++e) {
+      const Index j = a.col_indices[e];
+      for (Offset s = column_offsets[j]; s < column_offsets[j + 1]; ++s)
+        sink.push(positions[s], a.values[e]);
+    }
+  }
+};
+
+/// The source of a matrix assign, row p: a matrix's row, or every list column with one scalar.
+template <class S>
+struct AssignSource {
+  bool scalar = false;
+  S scalar_value{};
+  Index scalar_columns = 0;
+  CsrView<S> matrix;
+
+  __device__ Offset count(Index p) const {
+    return scalar ? scalar_columns : matrix.row_offsets[p + 1] - matrix.row_offsets[p];
+  }
+  __device__ void entry(Index p, Offset at, Index& q, S& value) const {
+    if (scalar) {
+      q = static_cast<Index>(at);
+      value = scalar_value;
+    } else {
+      const Offset e = matrix.row_offsets[p] + at;
+      q = matrix.col_indices[e];
+      value = matrix.values[e];
+    }
+  }
+  __device__ bool has(Index p, Index q) const {
+    return scalar ? q < scalar_columns : matrix.find(p, q) != ~Offset{0};
+  }
+};
+
+/// Row i of Z for assign: the old row outside the region; inside it the source (combined with
+/// the old entries by accum, or replacing them). Entries come out of column order.
+template <class C, class S, class Accum>
+struct AssignRow {
+  CsrView<C> old;
+  AssignSource<S> source;
+  const Index* row_position;  // p + 1, or 0 for rows outside the region
+  const Index* col_position;  // q + 1, or 0 for columns outside the region
+  IndexListView cols;
+  Accum accum;
+
+  __device__ void operator()(Index i, RowSink<C>& sink) const {
+    const Index p1 = row_position[i];
+    for (Offset e = old.row_offsets[i]; e < old.row_offsets[i + 1]; ++e) {
+      const Index j = old.col_indices[e];
+      const Index q1 = col_position[j];
+      if (p1 == 0 || q1 == 0) {
+        sink.push(j, old.values[e]);
+      } else if constexpr (has_accum<Accum>) {
+        // An old entry in the region survives when the source has nothing at its position.
+        if (!source.has(p1 - 1, q1 - 1)) sink.push(j, old.values[e]);
+      }
+    }
+    if (p1 == 0) return;
+    const Index p = p1 - 1;
+    const Offset count = source.count(p);
+    for (Offset at = 0; at < count; ++at) {
+      Index q;
+      S value;
+      source.entry(p, at, q, value);
+      const Index j = cols(q);
+      if (col_position[j] != q + 1) continue;  // a repeated column: its last position wins
+      if constexpr (has_accum<Accum>) {
+        const Offset e = old.find(i, j);
+        if (e != ~Offset{0}) {
+          sink.push(j, static_cast<C>(accum(old.values[e], value)));
+          continue;
+        }
+      }
+      sink.push(j, static_cast<C>(value));
+    }
+  }
+};
+
+/// position[i] = 1 + the last list position holding i (0 where none), for a list over `dimension`.
+__global__ inline void mark_positions(Index count, IndexListView list, Index* position) {
+  GRB_GRID_STRIDE_LOOP(p, count)
+  atomicMax(&position[list(static_cast<Index>(p))], static_cast<Index>(p) + 1);
+}
+
+inline DeviceArray<Index> positions_of(const DeviceIndexList& list, Index count,
+                                       Index dimension) {
+  auto position = device_array<Index>(dimension);
+  fill_zero(position.data(), dimension);
+  if (count > 0) {
+    mark_positions<<<blocks_for(count), block_threads>>>(count, list.view(), position.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  return position;
+}
+
+template <class C, class Mask, class Accum, class S>
+void assign_matrix(Matrix<C>& c, const Mask& mask, const Accum& accum, Index source_nrows,
+                   Index source_ncols, const AssignSource<S>& source, const IndexList& rows,
+                   const IndexList& cols, const Descriptor& desc) {
+  grb::cpu::detail::check_indices(rows, c.nrows(), "assign", "row index");
+  grb::cpu::detail::check_indices(cols, c.ncols(), "assign", "column index");
+  const Index row_count = rows.size(c.nrows()), col_count = cols.size(c.ncols());
+  if (source_nrows != row_count || source_ncols != col_count)
+    dimension_mismatch("assign", "source of " + shape(source_nrows, source_ncols) + " for " +
+                                     shape(row_count, col_count) + " indices");
+  const auto mask_view = matrix_mask(mask, desc, c.nrows(), c.ncols(), "assign");
+  const DeviceIndexList row_list(rows), col_list(cols);
+  const auto row_position = positions_of(row_list, row_count, c.nrows());
+  const auto col_position = positions_of(col_list, col_count, c.ncols());
+  AssignRow<C, S, Accum> program{view_of(c.csr()), source,      row_position.data(),
+                                 col_position.data(), col_list.view(), accum};
+  Csr<C> z = sort_rows(build_rows<C>(c.nrows(), c.ncols(), program));
+  write_back(c, mask_view, no_accum, std::move(z), desc);
+}
+
+}  // namespace grb::cuda::detail
+
+namespace grb::cuda {
+
+template <class C, class Mask, class Accum, class Op, class A, class B>
+void ewise_add(Matrix<C>& c, const Mask& mask, const Accum& accum, const Op& op,
+               const Matrix<A>& a, const Matrix<B>& b, const Descriptor& desc) {
+  detail::ewise<true>("ewise_add", c, mask, accum, op, a, b, desc);
+}
+
+template <class C, class Mask, class Accum, class Op, class A, class B>
+void ewise_mult(Matrix<C>& c, const Mask& mask, const Accum& accum, const Op& op,
+                const Matrix<A>& a, const Matrix<B>& b, const Descriptor& desc) {
+  detail::ewise<false>("ewise_mult", c, mask, accum, op, a, b, desc);
+}
+
+template <class C, class Mask, class Accum, class Op, class A>
+void apply(Matrix<C>& c, const Mask& mask, const Accum& accum, const Op& op, const Matrix<A>& a,
+           const Descriptor& desc) {
+  using Z = detail::result_t<Op, A>;
+  const Csr<A>& input = detail::rows_of(a, desc.transpose_first);
+  if (c.nrows() != input.nrows || c.ncols() != input.ncols)
+    detail::dimension_mismatch("apply", "C (" + detail::shape(c.nrows(), c.ncols()) + ") and A (" +
+                                            detail::shape(input.nrows, input.ncols) +
+                                            (desc.transpose_first ? ", transposed" : "") + ") differ");
+  const auto mask_view = detail::matrix_mask(mask, desc, c.nrows(), c.ncols(), "apply");
+  auto values = detail::device_array<Z>(input.nvals());
+  if (input.nvals() > 0) {
+    detail::apply_values_kernel<<<detail::blocks_for(input.nvals()), detail::block_threads>>>(
+        input.nvals(), input.values.data(), op, values.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  Csr<Z> t{input.nrows, input.ncols, input.row_offsets.clone(), input.col_indices.clone(),
+           std::move(values)};
+  detail::write_back(c, mask_view, accum, std::move(t), desc);
+}
+
+template <class C, class Mask, class Accum, class Predicate, class A>
+void select(Matrix<C>& c, const Mask& mask, const Accum& accum, const Predicate& predicate,
+            const Matrix<A>& a, const Descriptor& desc) {
+  const Csr<A>& input = detail::rows_of(a, desc.transpose_first);
+  if (c.nrows() != input.nrows || c.ncols() != input.ncols)
+    detail::dimension_mismatch("select", "C (" + detail::shape(c.nrows(), c.ncols()) + ") and A (" +
+                                             detail::shape(input.nrows, input.ncols) +
+                                             (desc.transpose_first ? ", transposed" : "") + ") differ");
+  const auto mask_view = detail::matrix_mask(mask, desc, c.nrows(), c.ncols(), "select");
+  detail::SelectRow<A, Predicate> program{detail::view_of(input), predicate};
+  detail::write_back(c, mask_view, accum,
+                     detail::build_rows<A>(input.nrows, input.ncols, program), desc);
+}
+
+template <class C, class Mask, class Accum, class A>
+void extract(Matrix<C>& c, const Mask& mask, const Accum& accum, const Matrix<A>& a,
+             const IndexList& rows, const IndexList& cols, const Descriptor& desc) {
+  const Csr<A>& source = detail::rows_of(a, desc.transpose_first);
+  grb::cpu::detail::check_indices(rows, source.nrows, "extract", "row index");
+  grb::cpu::detail::check_indices(cols, source.ncols, "extract", "column index");
+  const Index nrows = rows.size(source.nrows), ncols = cols.size(source.ncols);
+  if (c.nrows() != nrows || c.ncols() != ncols)
+    detail::dimension_mismatch("extract", "C (" + detail::shape(c.nrows(), c.ncols()) + ") for " +
+                                              detail::shape(nrows, ncols) + " indices");
+  const auto mask_view = detail::matrix_mask(mask, desc, c.nrows(), c.ncols(), "extract");
+  // Which list positions each source column goes to: a counting sort of the list, on the host
+  // (the list itself is a host array).
+  std::vector<Offset> column_offsets(std::size_t(source.ncols) + 1, 0);
+  std::vector<Index> positions(ncols);
+  for (Index q = 0; q < ncols; ++q) ++column_offsets[cols(q) + 1];
+  for (Index j = 0; j < source.ncols; ++j) column_offsets[j + 1] += column_offsets[j];
+  {
+    std::vector<Offset> next(column_offsets.begin(), column_offsets.end() - 1);
+    for (Index q = 0; q < ncols; ++q) positions[next[cols(q)]++] = q;
+  }
+  const auto device_offsets =
+      detail::DeviceArray<Offset>::from(std::span<const Offset>(column_offsets), Backend::cuda);
+  const auto device_positions =
+      detail::DeviceArray<Index>::from(std::span<const Index>(positions), Backend::cuda);
+  const detail::DeviceIndexList row_list(rows);
+  detail::ExtractRow<A> program{detail::view_of(source), row_list.view(), device_offsets.data(),
+                                device_positions.data()};
+  Csr<A> t = detail::build_rows<A>(nrows, ncols, program);
+  if (!cols.is_all()) t = detail::sort_rows(std::move(t));
+  detail::write_back(c, mask_view, accum, std::move(t), desc);
+}
+
+template <class C, class Mask, class Accum, class A>
+void assign(Matrix<C>& c, const Mask& mask, const Accum& accum, const Matrix<A>& a,
+            const IndexList& rows, const IndexList& cols, const Descriptor& desc) {
+  const Csr<A>& source = detail::rows_of(a, desc.transpose_first);
+  detail::AssignSource<A> view;
+  view.matrix = detail::view_of(source);
+  detail::assign_matrix(c, mask, accum, source.nrows, source.ncols, view, rows, cols, desc);
+}
+
+template <class C, class Mask, class Accum, class Scalar>
+  requires std::is_arithmetic_v<Scalar>
+void assign(Matrix<C>& c, const Mask& mask, const Accum& accum, Scalar value,
+            const IndexList& rows, const IndexList& cols, const Descriptor& desc) {
+  detail::AssignSource<Scalar> view;
+  view.scalar = true;
+  view.scalar_value = value;
+  view.scalar_columns = cols.size(c.ncols());
+  detail::assign_matrix(c, mask, accum, rows.size(c.nrows()), view.scalar_columns, view, rows,
+                        cols, desc);
+}
+
+template <class C, class Mask, class Accum, class A>
+void transpose(Matrix<C>& c, const Mask& mask, const Accum& accum, const Matrix<A>& a,
+               const Descriptor& desc) {
+  const Csr<A>& source = detail::rows_of(a, !desc.transpose_first);
+  if (c.nrows() != source.nrows || c.ncols() != source.ncols)
+    detail::dimension_mismatch("transpose", "C (" + detail::shape(c.nrows(), c.ncols()) +
+                                                ") for a result of " +
+                                                detail::shape(source.nrows, source.ncols));
+  const auto mask_view = detail::matrix_mask(mask, desc, c.nrows(), c.ncols(), "transpose");
+  detail::write_back(c, mask_view, accum, source.to(Backend::cuda), desc);
+}
+
+}  // namespace grb::cuda

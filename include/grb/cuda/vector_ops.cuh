@@ -1,0 +1,378 @@
+// The element-wise vector operations on the GPU: ewise_add/ewise_mult, apply, select, assign,
+// extract, and reductions. Each computes T densely (one thread per position: vectors are at most
+// 2^32 entries, and a dense pass is a few microseconds even at millions of entries) and ends in
+// the shared write-back. Semantics are the cpu backend's (grb/cpu/*.hpp).
+#pragma once
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "grb/cuda/views.cuh"
+#include "grb/cuda/write_back.cuh"
+
+namespace grb::cuda::detail {
+
+template <bool is_union, class Z, class U, class V, class Op>
+__global__ void ewise_vector_kernel(Index size, const U* u_values, const std::uint8_t* u_present,
+                                    const V* v_values, const std::uint8_t* v_present, Op op,
+                                    Z* t_values, std::uint8_t* t_present) {
+  GRB_GRID_STRIDE_LOOP(i, size) {
+    const bool has_u = u_present[i] != 0, has_v = v_present[i] != 0;
+    bool has = false;
+    Z value{};
+    if (has_u && has_v) has = true, value = static_cast<Z>(op(u_values[i], v_values[i]));
+    else if constexpr (is_union) {
+      if (has_u) has = true, value = static_cast<Z>(u_values[i]);
+      else if (has_v) has = true, value = static_cast<Z>(v_values[i]);
+    }
+    t_present[i] = has ? 1 : 0;
+    t_values[i] = value;
+  }
+}
+
+template <bool is_union, class W, class Mask, class Accum, class Op, class U, class V>
+void ewise(const char* operation, Vector<W>& w, const Mask& mask, const Accum& accum,
+           const Op& op, const Vector<U>& u, const Vector<V>& v, const Descriptor& desc) {
+  using Z = result_t<Op, U, V>;
+  if (u.size() != v.size() || w.size() != u.size())
+    dimension_mismatch(operation, "w (size " + std::to_string(w.size()) + "), u (size " +
+                                      std::to_string(u.size()) + ") and v (size " +
+                                      std::to_string(v.size()) + ") differ");
+  const auto mask_view = vector_mask(mask, desc, w.size(), operation);
+  const Index n = w.size();
+  DenseResult<Z> t(n);
+  if (n > 0) {
+    const DenseInput<U> left(u);
+    const DenseInput<V> right(v);
+    ewise_vector_kernel<is_union, Z><<<blocks_for(n), block_threads>>>(
+        n, left.values(), left.present(), right.values(), right.present(), op, t.values.data(),
+        t.present.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  write_back(w, mask_view, accum, std::move(t), desc);
+}
+
+template <class Z, class U, class Op>
+__global__ void apply_vector_kernel(Index size, const U* u_values, const std::uint8_t* u_present,
+                                    Op op, Z* t_values, std::uint8_t* t_present) {
+  GRB_GRID_STRIDE_LOOP(i, size) {
+    const bool has = u_present[i] != 0;
+    t_present[i] = has ? 1 : 0;
+    t_values[i] = has ? static_cast<Z>(op(u_values[i])) : Z{};
+  }
+}
+
+template <class U, class Predicate>
+__global__ void select_vector_kernel(Index size, const U* u_values, const std::uint8_t* u_present,
+                                     Predicate predicate, U* t_values, std::uint8_t* t_present) {
+  GRB_GRID_STRIDE_LOOP(i, size) {
+    const bool has =
+        u_present[i] != 0 && predicate(u_values[i], static_cast<Index>(i), Index{0});
+    t_present[i] = has ? 1 : 0;
+    t_values[i] = has ? u_values[i] : U{};
+  }
+}
+
+template <class W, class U, class Accum>
+__global__ void assign_vector_kernel(Index size, VectorView<W> old, const Index* position,
+                                     const std::uint8_t* listed, const U* source_values,
+                                     const std::uint8_t* source_present, bool scalar,
+                                     U scalar_value, Accum accum, W* z_values,
+                                     std::uint8_t* z_present) {
+  GRB_GRID_STRIDE_LOOP(at, size) {
+    const Index i = static_cast<Index>(at);
+    W old_value{};
+    const bool has_old = old.find(i, old_value);
+    bool has = false;
+    W value{};
+    if (!listed[i]) {
+      if (has_old) has = true, value = old_value;
+    } else {
+      const Index p = position[i];
+      const bool has_source = scalar || source_present[p] != 0;
+      const U source = scalar ? scalar_value : (has_source ? source_values[p] : U{});
+      if constexpr (has_accum<Accum>) {
+        if (has_old && has_source) has = true, value = static_cast<W>(accum(old_value, source));
+        else if (has_old) has = true, value = old_value;
+        else if (has_source) has = true, value = static_cast<W>(source);
+      } else if (has_source) {
+        has = true, value = static_cast<W>(source);
+      }
+    }
+    z_present[i] = has ? 1 : 0;
+    z_values[i] = value;
+  }
+}
+
+/// listed[i] = 1 for every listed i; position[i] = the last list position holding i (the cpu
+/// backend lets later positions overwrite earlier ones; atomicMax picks the same one).
+__global__ inline void mark_listed(Index count, IndexListView list, Index* position,
+                                   std::uint8_t* listed) {
+  GRB_GRID_STRIDE_LOOP(p, count) {
+    const Index i = list(static_cast<Index>(p));
+    listed[i] = 1;
+    atomicMax(&position[i], static_cast<Index>(p));
+  }
+}
+
+template <class W, class Mask, class Accum, class U>
+void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index source_size,
+                   const Vector<U>* source, U scalar_value, const IndexList& indices,
+                   const Descriptor& desc) {
+  grb::cpu::detail::check_indices(indices, w.size(), "assign", "index");
+  const Index count = indices.size(w.size());
+  if (source_size != count)
+    dimension_mismatch("assign", "source of size " + std::to_string(source_size) + " for " +
+                                     std::to_string(count) + " indices");
+  const auto mask_view = vector_mask(mask, desc, w.size(), "assign");
+  const Index n = w.size();
+  DenseResult<W> z(n);
+  if (n > 0) {
+    const DeviceIndexList list(indices);
+    auto position = device_array<Index>(n);
+    auto listed = device_array<std::uint8_t>(n);
+    fill_zero(position.data(), n);
+    fill_zero(listed.data(), n);
+    if (count > 0) {
+      mark_listed<<<blocks_for(count), block_threads>>>(count, list.view(), position.data(),
+                                                        listed.data());
+      GRB_CUDA_CHECK_LAUNCH();
+    }
+    const U* source_values = nullptr;
+    const std::uint8_t* source_present = nullptr;
+    std::optional<DenseInput<U>> input;
+    if (source) {
+      input.emplace(*source);
+      source_values = input->values();
+      source_present = input->present();
+    }
+    assign_vector_kernel<<<blocks_for(n), block_threads>>>(
+        n, view_of(w), position.data(), listed.data(), source_values, source_present,
+        source == nullptr, scalar_value, accum, z.values.data(), z.present.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  write_back(w, mask_view, no_accum, std::move(z), desc);
+}
+
+template <class T>
+__global__ void gather_kernel(Index count, IndexListView list, const T* values,
+                              const std::uint8_t* present, T* t_values,
+                              std::uint8_t* t_present) {
+  GRB_GRID_STRIDE_LOOP(p, count) {
+    const Index i = list(static_cast<Index>(p));
+    const bool has = present[i] != 0;
+    t_present[p] = has ? 1 : 0;
+    t_values[p] = has ? values[i] : T{};
+  }
+}
+
+/// T(p) = source(list(p)) for a dense source.
+template <class T>
+DenseResult<T> gather(const T* values, const std::uint8_t* present, const IndexList& indices,
+                      Index count) {
+  DenseResult<T> t(count);
+  if (count > 0) {
+    const DeviceIndexList list(indices);
+    gather_kernel<<<blocks_for(count), block_threads>>>(count, list.view(), values, present,
+                                                        t.values.data(), t.present.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  return t;
+}
+
+/// The monoid's value of each entry (its identity where a dense vector has none).
+template <class Z, class U>
+__global__ void reduction_terms(std::uint64_t count, const U* values, const std::uint8_t* present,
+                                Z identity, Z* terms) {
+  GRB_GRID_STRIDE_LOOP(i, count)
+  terms[i] = (present == nullptr || present[i]) ? static_cast<Z>(values[i]) : identity;
+}
+
+template <class Monoid, class U>
+typename Monoid::value_type reduce_values(const Monoid& monoid, std::uint64_t count,
+                                          const U* values, const std::uint8_t* present) {
+  using Z = typename Monoid::value_type;
+  const Z identity = monoid.identity();
+  if (count == 0) return identity;
+  auto terms = device_array<Z>(count);
+  reduction_terms<<<blocks_for(count), block_threads>>>(count, values, present, identity,
+                                                        terms.data());
+  GRB_CUDA_CHECK_LAUNCH();
+  auto sum = device_array<Z>(1);
+  const std::int64_t items = static_cast<std::int64_t>(count);
+  cub_run([&](void* temporary, std::size_t& bytes) {
+    return cub::DeviceReduce::Reduce(temporary, bytes, terms.data(), sum.data(), items, monoid,
+                                     identity);
+  });
+  return read_scalar(sum.data());
+}
+
+template <class Z, class A, class M>
+__global__ void reduce_rows_kernel(CsrView<A> rows, const Z* sums, VectorMaskView<M> mask,
+                                   Z* t_values, std::uint8_t* t_present) {
+  GRB_GRID_STRIDE_LOOP(at, rows.nrows) {
+    const Index i = static_cast<Index>(at);
+    const bool has = rows.row_offsets[i] != rows.row_offsets[i + 1] && mask.allows(i);
+    t_present[i] = has ? 1 : 0;
+    t_values[i] = has ? sums[i] : Z{};
+  }
+}
+
+}  // namespace grb::cuda::detail
+
+namespace grb::cuda {
+
+template <class W, class Mask, class Accum, class Op, class U, class V>
+void ewise_add(Vector<W>& w, const Mask& mask, const Accum& accum, const Op& op,
+               const Vector<U>& u, const Vector<V>& v, const Descriptor& desc) {
+  detail::ewise<true>("ewise_add", w, mask, accum, op, u, v, desc);
+}
+
+template <class W, class Mask, class Accum, class Op, class U, class V>
+void ewise_mult(Vector<W>& w, const Mask& mask, const Accum& accum, const Op& op,
+                const Vector<U>& u, const Vector<V>& v, const Descriptor& desc) {
+  detail::ewise<false>("ewise_mult", w, mask, accum, op, u, v, desc);
+}
+
+template <class W, class Mask, class Accum, class Op, class U>
+void apply(Vector<W>& w, const Mask& mask, const Accum& accum, const Op& op, const Vector<U>& u,
+           const Descriptor& desc) {
+  using Z = detail::result_t<Op, U>;
+  if (w.size() != u.size())
+    detail::dimension_mismatch("apply", "w (size " + std::to_string(w.size()) + ") and u (size " +
+                                            std::to_string(u.size()) + ") differ");
+  const auto mask_view = detail::vector_mask(mask, desc, w.size(), "apply");
+  detail::DenseResult<Z> t(u.size());
+  if (u.size() > 0) {
+    const detail::DenseInput<U> input(u);
+    detail::apply_vector_kernel<Z><<<detail::blocks_for(u.size()), detail::block_threads>>>(
+        u.size(), input.values(), input.present(), op, t.values.data(), t.present.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  detail::write_back(w, mask_view, accum, std::move(t), desc);
+}
+
+template <class W, class Mask, class Accum, class Predicate, class U>
+void select(Vector<W>& w, const Mask& mask, const Accum& accum, const Predicate& predicate,
+            const Vector<U>& u, const Descriptor& desc) {
+  if (w.size() != u.size())
+    detail::dimension_mismatch("select", "w (size " + std::to_string(w.size()) + ") and u (size " +
+                                             std::to_string(u.size()) + ") differ");
+  const auto mask_view = detail::vector_mask(mask, desc, w.size(), "select");
+  detail::DenseResult<U> t(u.size());
+  if (u.size() > 0) {
+    const detail::DenseInput<U> input(u);
+    detail::select_vector_kernel<<<detail::blocks_for(u.size()), detail::block_threads>>>(
+        u.size(), input.values(), input.present(), predicate, t.values.data(), t.present.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  detail::write_back(w, mask_view, accum, std::move(t), desc);
+}
+
+template <class W, class Mask, class Accum, class U>
+void assign(Vector<W>& w, const Mask& mask, const Accum& accum, const Vector<U>& u,
+            const IndexList& indices, const Descriptor& desc) {
+  detail::assign_vector(w, mask, accum, u.size(), &u, U{}, indices, desc);
+}
+
+template <class W, class Mask, class Accum, class Scalar>
+  requires std::is_arithmetic_v<Scalar>
+void assign(Vector<W>& w, const Mask& mask, const Accum& accum, Scalar value,
+            const IndexList& indices, const Descriptor& desc) {
+  detail::assign_vector<W, Mask, Accum, Scalar>(w, mask, accum, indices.size(w.size()), nullptr,
+                                                value, indices, desc);
+}
+
+template <class W, class Mask, class Accum, class U>
+void extract(Vector<W>& w, const Mask& mask, const Accum& accum, const Vector<U>& u,
+             const IndexList& indices, const Descriptor& desc) {
+  grb::cpu::detail::check_indices(indices, u.size(), "extract", "index");
+  const Index count = indices.size(u.size());
+  if (w.size() != count)
+    detail::dimension_mismatch("extract", "w of size " + std::to_string(w.size()) + " for " +
+                                              std::to_string(count) + " indices");
+  const auto mask_view = detail::vector_mask(mask, desc, w.size(), "extract");
+  const detail::DenseInput<U> input(u);
+  detail::write_back(w, mask_view, accum, detail::gather(input.values(), input.present(), indices,
+                                                         count),
+                     desc);
+}
+
+template <class W, class Mask, class Accum, class A>
+void extract(Vector<W>& w, const Mask& mask, const Accum& accum, const Matrix<A>& a,
+             const IndexList& rows, Index column, const Descriptor& desc) {
+  const Index nrows = desc.transpose_first ? a.ncols() : a.nrows();
+  const Index ncols = desc.transpose_first ? a.nrows() : a.ncols();
+  if (column >= ncols)
+    throw IndexOutOfBounds("extract: column " + std::to_string(column) + " outside a " +
+                           detail::shape(nrows, ncols) + " matrix");
+  grb::cpu::detail::check_indices(rows, nrows, "extract", "row index");
+  const Index count = rows.size(nrows);
+  if (w.size() != count)
+    detail::dimension_mismatch("extract", "w of size " + std::to_string(w.size()) + " for " +
+                                              std::to_string(count) + " indices");
+  const auto mask_view = detail::vector_mask(mask, desc, w.size(), "extract");
+  // The column is a row of the effective matrix's transpose: densify it, then gather.
+  const Csr<A>& columns = detail::rows_of(a, !desc.transpose_first);
+  const Offset begin = detail::read_scalar(columns.row_offsets.data() + column);
+  const Offset end = detail::read_scalar(columns.row_offsets.data() + column + 1);
+  auto values = detail::device_array<A>(nrows);
+  auto present = detail::device_array<std::uint8_t>(nrows);
+  grb::detail::sparse_to_dense_cuda(sizeof(A), nrows, static_cast<Index>(end - begin),
+                                    columns.col_indices.data() + begin,
+                                    columns.values.data() + begin, values.data(), present.data());
+  detail::write_back(w, mask_view, accum, detail::gather(values.data(), present.data(), rows, count),
+                     desc);
+}
+
+template <class Monoid, class U>
+typename Monoid::value_type reduce(const Monoid& monoid, const Vector<U>& u) {
+  if (u.format() == VectorFormat::sparse)
+    return detail::reduce_values(monoid, u.nvals(), u.values().data(), nullptr);
+  return detail::reduce_values(monoid, u.size(), u.values().data(), u.present().data());
+}
+
+template <class Monoid, class A>
+typename Monoid::value_type reduce(const Monoid& monoid, const Matrix<A>& a) {
+  return detail::reduce_values(monoid, a.nvals(), a.csr().values.data(), nullptr);
+}
+
+template <class W, class Mask, class Accum, class Monoid, class A>
+void reduce(Vector<W>& w, const Mask& mask, const Accum& accum, const Monoid& monoid,
+            const Matrix<A>& a, const Descriptor& desc) {
+  using Z = typename Monoid::value_type;
+  const Csr<A>& input = detail::rows_of(a, desc.transpose_first);
+  if (w.size() != input.nrows)
+    detail::dimension_mismatch("reduce", "w (size " + std::to_string(w.size()) + ") for A (" +
+                                             detail::shape(input.nrows, input.ncols) +
+                                             (desc.transpose_first ? ", transposed" : "") + ")");
+  const auto mask_view = detail::vector_mask(mask, desc, w.size(), "reduce");
+  detail::DenseResult<Z> t(input.nrows);
+  if (input.nrows > 0) {
+    const Z identity = monoid.identity();
+    auto terms = detail::device_array<Z>(input.nvals());
+    if (input.nvals() > 0) {
+      detail::reduction_terms<<<detail::blocks_for(input.nvals()), detail::block_threads>>>(
+          input.nvals(), input.values.data(), static_cast<const std::uint8_t*>(nullptr), identity,
+          terms.data());
+      GRB_CUDA_CHECK_LAUNCH();
+    }
+    auto sums = detail::device_array<Z>(input.nrows);
+    const std::int64_t segments = input.nrows;
+    detail::cub_run([&](void* temporary, std::size_t& bytes) {
+      return cub::DeviceSegmentedReduce::Reduce(temporary, bytes, terms.data(), sums.data(),
+                                                segments, input.row_offsets.data(),
+                                                input.row_offsets.data() + 1, monoid, identity);
+    });
+    detail::reduce_rows_kernel<<<detail::blocks_for(input.nrows), detail::block_threads>>>(
+        detail::view_of(input), sums.data(), mask_view, t.values.data(), t.present.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  detail::write_back(w, mask_view, accum, std::move(t), desc);
+}
+
+}  // namespace grb::cuda

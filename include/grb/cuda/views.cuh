@@ -1,0 +1,238 @@
+// Device-side views of grb objects: what a kernel reads. Views are small structs of pointers
+// passed to kernels by value; they never own storage. Host-side helpers build them from the
+// objects (checking dimensions as the cpu backend does) and densify inputs where a kernel needs
+// random access.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "grb/cpu/entries.hpp"
+#include "grb/cuda/launch.cuh"
+#include "grb/descriptor.hpp"
+#include "grb/matrix.hpp"
+#include "grb/vector.hpp"
+
+namespace grb::cuda::detail {
+
+using grb::cpu::detail::dimension_mismatch;
+using grb::cpu::detail::result_t;
+using grb::cpu::detail::shape;
+
+template <class Accum>
+constexpr bool has_accum = !std::is_same_v<Accum, NoAccum>;
+
+/// Random access to a vector in either format: dense reads its presence byte, sparse searches
+/// its sorted indices.
+template <class T>
+struct VectorView {
+  Index size = 0;
+  Index nvals = 0;
+  bool dense = false;
+  const T* values = nullptr;
+  const std::uint8_t* present = nullptr;  // dense only
+  const Index* indices = nullptr;         // sparse only
+
+  __device__ bool find(Index i, T& value) const {
+    if (dense) {
+      if (!present[i]) return false;
+      value = values[i];
+      return true;
+    }
+    Index low = 0, high = nvals;
+    while (low < high) {
+      const Index middle = low + (high - low) / 2;
+      if (indices[middle] < i) low = middle + 1;
+      else high = middle;
+    }
+    if (low < nvals && indices[low] == i) {
+      value = values[low];
+      return true;
+    }
+    return false;
+  }
+};
+
+template <class T>
+VectorView<T> view_of(const Vector<T>& v) {
+  VectorView<T> view;
+  view.size = v.size();
+  view.nvals = v.nvals();
+  view.dense = v.format() == VectorFormat::dense;
+  view.values = v.values().data();
+  view.present = view.dense ? v.present().data() : nullptr;
+  view.indices = view.dense ? nullptr : v.indices().data();
+  return view;
+}
+
+/// A dense (values + presence) copy of a vector, or the vector's own arrays when it is dense.
+template <class T>
+class DenseInput {
+ public:
+  explicit DenseInput(const Vector<T>& v) {
+    if (v.format() == VectorFormat::dense) {
+      values_ = v.values().data();
+      present_ = v.present().data();
+      return;
+    }
+    owned_values_ = device_array<T>(v.size());
+    owned_present_ = device_array<std::uint8_t>(v.size());
+    grb::detail::sparse_to_dense_cuda(sizeof(T), v.size(), v.nvals(), v.indices().data(),
+                                      v.values().data(), owned_values_.data(),
+                                      owned_present_.data());
+    values_ = owned_values_.data();
+    present_ = owned_present_.data();
+  }
+  const T* values() const { return values_; }
+  const std::uint8_t* present() const { return present_; }
+
+ private:
+  const T* values_ = nullptr;
+  const std::uint8_t* present_ = nullptr;
+  DeviceArray<T> owned_values_;
+  DeviceArray<std::uint8_t> owned_present_;
+};
+
+/// The CSR of a matrix, as a kernel reads it.
+template <class T>
+struct CsrView {
+  Index nrows = 0;
+  Index ncols = 0;
+  const Offset* row_offsets = nullptr;
+  const Index* col_indices = nullptr;
+  const T* values = nullptr;
+
+  /// Position of (i, j) among the stored entries, or ~Offset(0).
+  __device__ Offset find(Index i, Index j) const {
+    Offset low = row_offsets[i], high = row_offsets[i + 1];
+    while (low < high) {
+      const Offset middle = low + (high - low) / 2;
+      if (col_indices[middle] < j) low = middle + 1;
+      else high = middle;
+    }
+    return (low < row_offsets[i + 1] && col_indices[low] == j) ? low : ~Offset{0};
+  }
+};
+
+template <class T>
+CsrView<T> view_of(const Csr<T>& csr) {
+  return CsrView<T>{csr.nrows, csr.ncols, csr.row_offsets.data(), csr.col_indices.data(),
+                    csr.values.data()};
+}
+
+/// The matrix an operation reads, transposed when the descriptor asks: its rows in CSR form.
+template <class T>
+const Csr<T>& rows_of(const Matrix<T>& a, bool transposed) {
+  return transposed ? a.csc() : a.csr();
+}
+
+/// Whether a mask entry counts: its presence (structural) or its value cast to bool.
+template <class T>
+__device__ bool mask_entry_allows(const T& value, bool structural) {
+  return structural || static_cast<bool>(value);
+}
+
+/// A vector mask on the device: allows(i) after the complement. M is the mask's value type.
+template <class M>
+struct VectorMaskView {
+  bool everything = true;  // no mask
+  bool complement = false;
+  bool structural = false;
+  VectorView<M> mask;
+
+  __device__ bool allows(Index i) const {
+    if (everything) return !complement;
+    M value{};
+    const bool in = mask.find(i, value) && mask_entry_allows(value, structural);
+    return in != complement;
+  }
+};
+
+/// The device view of an operation's mask, checked against the output's size; plus an upper
+/// bound on how many positions it allows (for the push/pull choice; no device pass needed).
+template <class Mask>
+auto vector_mask(const Mask& mask, const Descriptor& desc, Index size, const char* operation,
+                 Index* allowed_bound = nullptr) {
+  if constexpr (std::is_same_v<Mask, NoMask>) {
+    VectorMaskView<bool> view;
+    view.complement = desc.complement_mask;
+    if (allowed_bound) *allowed_bound = desc.complement_mask ? 0 : size;
+    return view;
+  } else {
+    using M = typename Mask::value_type;
+    if (mask.size() != size)
+      dimension_mismatch(operation, "mask of size " + std::to_string(mask.size()) +
+                                        " for an output of size " + std::to_string(size));
+    VectorMaskView<M> view;
+    view.everything = false;
+    view.complement = desc.complement_mask;
+    view.structural = desc.structural_mask;
+    view.mask = view_of(mask);
+    // Valued masks may allow fewer than their entries; the bound is what the heuristic needs.
+    if (allowed_bound) *allowed_bound = desc.complement_mask ? size - mask.nvals() : mask.nvals();
+    if (allowed_bound && desc.complement_mask && !desc.structural_mask) *allowed_bound = size;
+    return view;
+  }
+}
+
+/// A matrix mask on the device.
+template <class M>
+struct MatrixMaskView {
+  bool everything = true;
+  bool complement = false;
+  bool structural = false;
+  CsrView<M> mask;
+
+  __device__ bool allows(Index i, Index j) const {
+    if (everything) return !complement;
+    const Offset at = mask.find(i, j);
+    const bool in = at != ~Offset{0} && mask_entry_allows(mask.values[at], structural);
+    return in != complement;
+  }
+};
+
+template <class Mask>
+auto matrix_mask(const Mask& mask, const Descriptor& desc, Index nrows, Index ncols,
+                 const char* operation) {
+  if constexpr (std::is_same_v<Mask, NoMask>) {
+    MatrixMaskView<bool> view;
+    view.complement = desc.complement_mask;
+    return view;
+  } else {
+    using M = typename Mask::value_type;
+    if (mask.nrows() != nrows || mask.ncols() != ncols)
+      dimension_mismatch(operation, "mask of " + shape(mask.nrows(), mask.ncols()) +
+                                        " for an output of " + shape(nrows, ncols));
+    MatrixMaskView<M> view;
+    view.everything = false;
+    view.complement = desc.complement_mask;
+    view.structural = desc.structural_mask;
+    view.mask = view_of(mask.csr());
+    return view;
+  }
+}
+
+/// An index list on the device: identity for `all`, else a copy of the ids.
+struct IndexListView {
+  bool all = true;
+  const Index* ids = nullptr;
+  __device__ Index operator()(Index position) const { return all ? position : ids[position]; }
+};
+
+class DeviceIndexList {
+ public:
+  explicit DeviceIndexList(const IndexList& list) {
+    if (list.is_all()) return;
+    ids_ = DeviceArray<Index>::from(list.ids(), Backend::cuda);
+    view_.all = false;
+    view_.ids = ids_.data();
+  }
+  IndexListView view() const { return view_; }
+
+ private:
+  DeviceArray<Index> ids_;
+  IndexListView view_;
+};
+
+}  // namespace grb::cuda::detail

@@ -1,0 +1,272 @@
+// The step every cuda operation ends with:  output<mask, replace> = accum(output, T).
+//
+// Same rule as the cpu backend (grb/cpu/write_back.hpp): Z = T without an accumulator, else the
+// union of output and T with accum where both exist; inside the mask the output becomes Z,
+// outside it keeps its entries (or loses them with replace). The result is always fresh storage,
+// so the output may alias the mask or any input.
+//
+// Vectors: T is dense (values + presence), one thread per position; the new entry count comes
+// from a per-block __syncthreads_count and one atomic per block, and is the one value read back.
+// Matrices: one thread per row merges the output's row with T's (two passes: count, then write
+// at the scanned offsets), so the result's rows stay sorted.
+#pragma once
+
+#include <cub/device/device_scan.cuh>
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "grb/cuda/views.cuh"
+
+namespace grb::cuda::detail {
+
+/// A dense result on the device: values + presence for `size` positions.
+template <class T>
+struct DenseResult {
+  Index size = 0;
+  DeviceArray<T> values;
+  DeviceArray<std::uint8_t> present;
+
+  explicit DenseResult(Index n)
+      : size(n), values(device_array<T>(n)), present(device_array<std::uint8_t>(n)) {}
+  /// Presence cleared; values zeroed so no position is ever uninitialized memory.
+  void clear() {
+    fill_zero(present.data(), size);
+    fill_zero(values.data(), size);
+  }
+};
+
+/// Counts the positions with present[i] != 0 (blocks of block_threads threads).
+__device__ inline void count_present(bool present, unsigned long long* count) {
+  const int block_count = __syncthreads_count(present);
+  if (threadIdx.x == 0 && block_count > 0)
+    atomicAdd(count, static_cast<unsigned long long>(block_count));
+}
+
+template <class W, class Z, class M, class Accum>
+__global__ void write_back_vector_kernel(Index size, VectorView<W> old, const Z* t_values,
+                                         const std::uint8_t* t_present, VectorMaskView<M> mask,
+                                         Accum accum, bool replace, W* values,
+                                         std::uint8_t* present, unsigned long long* count) {
+  // Every thread of a block reaches __syncthreads_count, so the loop runs in whole-grid strides.
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * blockDim.x; base < size; base += stride) {
+    const std::uint64_t position = base + threadIdx.x;
+    bool has = false;
+    W value{};
+    if (position < size) {
+      const Index i = static_cast<Index>(position);
+      W old_value{};
+      const bool has_old = old.find(i, old_value);
+      if (!mask.allows(i)) {
+        if (!replace && has_old) has = true, value = old_value;
+      } else {
+        const bool has_new = t_present[i] != 0;
+        if constexpr (has_accum<Accum>) {
+          if (has_old && has_new) has = true, value = static_cast<W>(accum(old_value, t_values[i]));
+          else if (has_old) has = true, value = old_value;
+          else if (has_new) has = true, value = static_cast<W>(t_values[i]);
+        } else if (has_new) {
+          has = true, value = static_cast<W>(t_values[i]);
+        }
+      }
+      present[i] = has ? 1 : 0;
+      values[i] = has ? value : W{};
+    }
+    count_present(has, count);
+  }
+}
+
+__global__ inline void count_entries_kernel(Index size, const std::uint8_t* present,
+                                            unsigned long long* count) {
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * blockDim.x; base < size; base += stride) {
+    const std::uint64_t i = base + threadIdx.x;
+    count_present(i < size && present[i] != 0, count);
+  }
+}
+
+/// Counts T's entries (one pass over its presence bytes, one value read back).
+inline Index count_entries(const std::uint8_t* present, Index size) {
+  if (size == 0) return 0;
+  auto count = device_array<unsigned long long>(1);
+  fill_zero(count.data(), 1);
+  count_entries_kernel<<<blocks_for(size), block_threads>>>(size, present, count.data());
+  GRB_CUDA_CHECK_LAUNCH();
+  return static_cast<Index>(read_scalar(count.data()));
+}
+
+template <class W, class Z>
+__global__ void cast_dense_kernel(Index size, const Z* t_values, const std::uint8_t* t_present,
+                                  W* values) {
+  GRB_GRID_STRIDE_LOOP(i, size) values[i] = t_present[i] ? static_cast<W>(t_values[i]) : W{};
+}
+
+/// w<mask, replace> = accum(w, t) with t dense.
+template <class W, class M, class Accum, class Z>
+void write_back(Vector<W>& w, const VectorMaskView<M>& mask, const Accum& accum,
+                DenseResult<Z>&& t, const Descriptor& desc) {
+  const Index n = w.size();
+  if (mask.everything && !mask.complement && !has_accum<Accum>) {
+    // The result is T itself: no merge with the old output.
+    const Index t_nvals = count_entries(t.present.data(), n);
+    Vector<W> result(n, Backend::cuda);
+    if constexpr (std::is_same_v<W, Z>) {
+      result.adopt_dense(std::move(t.values), std::move(t.present), t_nvals);
+    } else {
+      auto values = device_array<W>(n);
+      if (n > 0) {
+        cast_dense_kernel<<<blocks_for(n), block_threads>>>(n, t.values.data(), t.present.data(),
+                                                             values.data());
+        GRB_CUDA_CHECK_LAUNCH();
+      }
+      result.adopt_dense(std::move(values), std::move(t.present), t_nvals);
+    }
+    w = std::move(result);
+    w.settle_format();
+    return;
+  }
+  auto values = device_array<W>(n);
+  auto present = device_array<std::uint8_t>(n);
+  auto count = device_array<unsigned long long>(1);
+  fill_zero(count.data(), 1);
+  if (n > 0) {
+    write_back_vector_kernel<<<blocks_for(n), block_threads>>>(
+        n, view_of(w), t.values.data(), t.present.data(), mask, accum, desc.replace,
+        values.data(), present.data(), count.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  const Index nvals = static_cast<Index>(read_scalar(count.data()));
+  Vector<W> result(n, Backend::cuda);
+  result.adopt_dense(std::move(values), std::move(present), nvals);
+  w = std::move(result);
+  w.settle_format();
+}
+
+// ------------------------------------------------------------------------------------ matrices
+
+/// Where a row program's entries go: counted in the first pass, written in the second.
+template <class T>
+struct RowSink {
+  Index* columns = nullptr;  // null in the counting pass
+  T* values = nullptr;
+  Offset at = 0;
+  __device__ void push(Index j, const T& value) {
+    if (columns) {
+      columns[at] = j;
+      values[at] = value;
+    }
+    ++at;
+  }
+};
+
+template <class T, class Program>
+__global__ void count_rows_kernel(Index nrows, Program program, Offset* counts) {
+  GRB_GRID_STRIDE_LOOP(i, nrows) {
+    RowSink<T> sink;
+    program(static_cast<Index>(i), sink);
+    counts[i] = sink.at;
+  }
+}
+
+template <class T, class Program>
+__global__ void write_rows_kernel(Index nrows, Program program, const Offset* offsets,
+                                  Index* columns, T* values) {
+  GRB_GRID_STRIDE_LOOP(i, nrows) {
+    RowSink<T> sink{columns, values, offsets[i]};
+    program(static_cast<Index>(i), sink);
+  }
+}
+
+/// A CSR built by `program(i, sink)`, which pushes row i's entries by increasing column. The
+/// program runs twice per row (count, write), so it must be deterministic.
+template <class T, class Program>
+Csr<T> build_rows(Index nrows, Index ncols, const Program& program) {
+  auto offsets = device_array<Offset>(std::size_t(nrows) + 1);
+  fill_zero(offsets.data(), std::size_t(nrows) + 1);
+  if (nrows > 0) {
+    count_rows_kernel<T><<<blocks_for(nrows), block_threads>>>(nrows, program, offsets.data());
+    GRB_CUDA_CHECK_LAUNCH();
+    const std::int64_t items = std::int64_t(nrows) + 1;
+    cub_run([&](void* temporary, std::size_t& bytes) {
+      return cub::DeviceScan::ExclusiveSum(temporary, bytes, offsets.data(), offsets.data(),
+                                           items);
+    });
+  }
+  const Offset nvals = nrows > 0 ? read_scalar(offsets.data() + nrows) : 0;
+  auto columns = device_array<Index>(nvals);
+  auto values = device_array<T>(nvals);
+  if (nrows > 0 && nvals > 0) {
+    write_rows_kernel<T><<<blocks_for(nrows), block_threads>>>(nrows, program, offsets.data(),
+                                                                columns.data(), values.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  return Csr<T>{nrows, ncols, std::move(offsets), std::move(columns), std::move(values)};
+}
+
+/// Row i of C<mask, replace> = accum(C, T): a merge of the old row and T's row.
+template <class C, class Z, class M, class Accum>
+struct WriteBackRow {
+  CsrView<C> old;
+  CsrView<Z> t;
+  MatrixMaskView<M> mask;
+  Accum accum;
+  bool replace;
+
+  __device__ void operator()(Index i, RowSink<C>& sink) const {
+    Offset a = old.row_offsets[i], a_end = old.row_offsets[i + 1];
+    Offset b = t.row_offsets[i], b_end = t.row_offsets[i + 1];
+    while (a < a_end || b < b_end) {
+      const Index ja = a < a_end ? old.col_indices[a] : no_index;
+      const Index jb = b < b_end ? t.col_indices[b] : no_index;
+      const Index j = ja < jb ? ja : jb;
+      const bool has_old = ja == j, has_new = jb == j;
+      if (!mask.allows(i, j)) {
+        if (!replace && has_old) sink.push(j, old.values[a]);
+      } else if constexpr (has_accum<Accum>) {
+        if (has_old && has_new) sink.push(j, static_cast<C>(accum(old.values[a], t.values[b])));
+        else if (has_old) sink.push(j, old.values[a]);
+        else sink.push(j, static_cast<C>(t.values[b]));
+      } else if (has_new) {
+        sink.push(j, static_cast<C>(t.values[b]));
+      }
+      if (has_old) ++a;
+      if (has_new) ++b;
+    }
+  }
+};
+
+template <class C, class Z>
+__global__ void cast_values_kernel(Offset nvals, const Z* in, C* out) {
+  GRB_GRID_STRIDE_LOOP(e, nvals) out[e] = static_cast<C>(in[e]);
+}
+
+template <class C, class Z>
+Csr<C> cast_csr(Csr<Z>&& t) {
+  if constexpr (std::is_same_v<C, Z>) {
+    return std::move(t);
+  } else {
+    auto values = device_array<C>(t.nvals());
+    if (t.nvals() > 0) {
+      cast_values_kernel<<<blocks_for(t.nvals()), block_threads>>>(t.nvals(), t.values.data(),
+                                                                   values.data());
+      GRB_CUDA_CHECK_LAUNCH();
+    }
+    return Csr<C>{t.nrows, t.ncols, std::move(t.row_offsets), std::move(t.col_indices),
+                  std::move(values)};
+  }
+}
+
+template <class C, class M, class Accum, class Z>
+void write_back(Matrix<C>& c, const MatrixMaskView<M>& mask, const Accum& accum, Csr<Z>&& t,
+                const Descriptor& desc) {
+  if (mask.everything && !mask.complement && !has_accum<Accum>) {
+    c.adopt(cast_csr<C>(std::move(t)));
+    return;
+  }
+  WriteBackRow<C, Z, M, Accum> program{view_of(c.csr()), view_of(t), mask, accum, desc.replace};
+  c.adopt(build_rows<C>(c.nrows(), c.ncols(), program));
+}
+
+}  // namespace grb::cuda::detail

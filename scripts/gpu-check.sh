@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The GPU check, run on a machine with an NVIDIA GPU (the device): builds grb for sm_90, runs the
+# whole test suite (the cuda cases run there), runs compute-sanitizer's four tools over the GPU
+# test executables on small inputs, optionally a benchmark, and prints a one-screen summary last.
+#
+#   scripts/gpu-check.sh [--no-sanitizer] [--bench]
+#
+# Logs go to $OUT (or ./gpu-check-logs); the exit status is nonzero when any step failed.
+set -uo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+logs="${OUT:-$root/gpu-check-logs}"
+build="${GRB_GPU_BUILD:-$root/build-gpu}"
+run_sanitizer=1
+run_bench=0
+for argument in "$@"; do
+  case "$argument" in
+    --no-sanitizer) run_sanitizer=0 ;;
+    --bench) run_bench=1 ;;
+    *) echo "usage: $0 [--no-sanitizer] [--bench]" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$logs"
+export GRB_DATA_DIR="${GRB_DATA_DIR:-$root/data}"
+summary=()
+status=0
+note() { summary+=("$1"); }
+fail() { summary+=("FAIL: $1"); status=1; }
+
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$logs/gpu.txt" 2>&1 \
+  && note "gpu: $(head -1 "$logs/gpu.txt")" || note "gpu: nvidia-smi unavailable"
+
+# ---- build
+start=$(date +%s)
+if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+     -DGRB_CUDA=ON > "$logs/configure.log" 2>&1 &&
+   cmake --build "$build" -j "$(nproc)" > "$logs/build.log" 2>&1; then
+  note "build: ok ($(( $(date +%s) - start )) s)"
+else
+  # Keep going with whatever did build (ninja -k 0), so one broken target hides nothing else.
+  cmake --build "$build" -j "$(nproc)" -- -k 0 >> "$logs/build.log" 2>&1
+  fail "build: $(grep -c 'FAILED:' "$logs/build.log") targets failed (see build.log)"
+  grep -A3 'FAILED:' "$logs/build.log" | grep -E 'FAILED|error' | head -10
+fi
+
+# ---- tests
+if (cd "$build" && ctest --output-on-failure -j 4 > "$logs/ctest.log" 2>&1); then
+  note "ctest: $(grep -E 'tests passed' "$logs/ctest.log" | tail -1)"
+else
+  fail "ctest: $(grep -E 'tests passed|tests failed' "$logs/ctest.log" | tail -1)"
+  grep -E '^\s*[0-9]+ - |Failed|\*\*\*' "$logs/ctest.log" | head -20
+fi
+# Per-executable doctest counts (the cuda cases print a SKIPPED line where no GPU is seen).
+for test in "$build"/tests/test_*; do
+  [[ -x "$test" ]] || continue
+  name=$(basename "$test")
+  "$test" > "$logs/$name.log" 2>&1
+  counts=$(grep -E '^\[doctest\] (test cases|assertions)' "$logs/$name.log" | tr -s ' ' | tr '\n' ' ')
+  note "  $name: $counts"
+done
+
+# ---- compute-sanitizer over the GPU tests (small inputs: the test graphs are small already)
+if (( run_sanitizer )); then
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  gpu_tests=()
+  for test in "$build"/tests/test_cuda_*; do [[ -x "$test" ]] && gpu_tests+=("$test"); done
+  for extra in ${GRB_SANITIZE_EXTRA:-}; do [[ -x "$build/tests/$extra" ]] && gpu_tests+=("$build/tests/$extra"); done
+  # The hand-written BFS engines' kernels (GRB_SANITIZER=1 shrinks their test graphs).
+  [[ -x "$build/tests/test_bfs_engines" ]] && gpu_tests+=("$build/tests/test_bfs_engines")
+  for tool in memcheck racecheck synccheck initcheck; do
+    for test in "${gpu_tests[@]}"; do
+      name=$(basename "$test")
+      log="$logs/sanitize-$tool-$name.log"
+      extra_flags=()
+      [[ $tool == memcheck ]] && extra_flags=(--leak-check full)
+      # Sanitized runs are slow: each test binary gets a time limit, and a smaller input set
+      # where the test supports it (GRB_SANITIZER=1).
+      GRB_SANITIZER=1 timeout "${GRB_SANITIZER_TIMEOUT:-150}" "$sanitizer" --tool "$tool" "${extra_flags[@]}" --error-exitcode 9 \
+        "$test" > "$log" 2>&1
+      code=$?
+      errors=$(grep -E '(ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY).*' -o "$log" | tr '\n' ' ')
+      if (( code == 0 )); then note "sanitizer $tool $name: clean ${errors}";
+      elif (( code == 124 )); then fail "sanitizer $tool $name: timed out";
+      else fail "sanitizer $tool $name: exit $code ${errors}"; fi
+    done
+  done
+fi
+
+# ---- benchmark (optional)
+if (( run_bench )); then
+  if [[ -x "$build/benchmarks/grb-bench" ]]; then
+    "$build/benchmarks/grb-bench" ${GRB_BENCH_ARGS:-} > "$logs/bench.jsonl" 2> "$logs/bench.log" \
+      && note "bench: $(wc -l < "$logs/bench.jsonl") results in bench.jsonl" || fail "bench (see bench.log)"
+  else
+    note "bench: no grb-bench built"
+  fi
+fi
+
+# ---- BFS engines benchmark (optional): every engine on kron + grid, validated; ms and GTEPS.
+# GRB_BFS_BENCH_ARGS overrides the sizes (default: kron 20, grid 1000, 64 roots).
+if (( run_bench )); then
+  if [[ -x "$build/benchmarks/bfs_engines" ]]; then
+    "$build/benchmarks/bfs_engines" ${GRB_BFS_BENCH_ARGS:---scale 20 --grid 1000 --roots 64} \
+      --json "$logs/bfs_engines.jsonl" > "$logs/bfs_engines.txt" 2> "$logs/bfs_engines.log" \
+      && note "bfs engines: table in bfs_engines.txt" || fail "bfs engines (see bfs_engines.log)"
+    grep -q "VALIDATION FAILED" "$logs/bfs_engines.txt" && fail "bfs engines: a run failed validation"
+    cat "$logs/bfs_engines.txt"
+  else
+    note "bfs engines: no bfs_engines built"
+  fi
+fi
+
+printf '%s\n' "===== gpu-check summary =====" "${summary[@]}"
+exit $status

@@ -1,0 +1,450 @@
+// The cuda backend against the cpu backend (the reference semantics): every operation on random
+// inputs of many shapes (empty, 1x1, rectangular, a dense 'celebrity' row and column), with every
+// mask kind, replace and accumulate, and every mxv strategy. Skipped, visibly, without a GPU.
+#include <doctest/doctest.h>
+
+#include <grb/grb.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support.hpp"
+
+namespace {
+
+using grb::Backend;
+using grb::Index;
+
+bool skip_without_cuda() {
+  if (grb::cuda_available()) return false;
+  MESSAGE("cuda backend not available here: cuda-vs-cpu cases SKIPPED");
+  return true;
+}
+
+struct Shape {
+  Index nrows, ncols;
+  double density;
+  bool celebrity;  // row 0 and column 0 full
+};
+
+const std::vector<Shape> all_shapes = {
+    {0, 0, 0.0, false},   {1, 1, 1.0, false},   {1, 1, 0.0, false},  {7, 5, 0.3, false},
+    {40, 40, 0.1, false}, {64, 33, 0.05, true}, {300, 300, 0.02, true}, {1000, 800, 0.004, false},
+};
+/// Under compute-sanitizer (GRB_SANITIZER set) the small shapes only: every kernel still runs.
+const std::vector<Shape> shapes(all_shapes.begin(),
+                                all_shapes.end() - (std::getenv("GRB_SANITIZER") ? 2 : 0));
+
+template <class T>
+T random_value(std::mt19937_64& rng) {
+  if constexpr (std::is_same_v<T, bool>) return std::uniform_int_distribution<int>(0, 3)(rng) != 0;
+  else if constexpr (std::is_floating_point_v<T>) return std::uniform_real_distribution<T>(-4, 9)(rng);
+  else return static_cast<T>(std::uniform_int_distribution<int>(0, 20)(rng));
+}
+
+template <class T>
+grb::Matrix<T> random_matrix(const Shape& shape, std::mt19937_64& rng) {
+  std::vector<Index> rows, cols;
+  std::vector<T> values;
+  std::bernoulli_distribution keep(shape.density);
+  for (Index i = 0; i < shape.nrows; ++i)
+    for (Index j = 0; j < shape.ncols; ++j)
+      if (keep(rng) || (shape.celebrity && (i == 0 || j == 0))) {
+        rows.push_back(i), cols.push_back(j), values.push_back(random_value<T>(rng));
+      }
+  grb::Matrix<T> a(shape.nrows, shape.ncols, Backend::cpu);
+  a.build(rows, cols, values);
+  return a;
+}
+
+template <class T>
+grb::Vector<T> random_vector(Index size, double density, std::mt19937_64& rng) {
+  std::vector<Index> indices;
+  std::vector<T> values;
+  std::bernoulli_distribution keep(density);
+  for (Index i = 0; i < size; ++i)
+    if (keep(rng)) indices.push_back(i), values.push_back(random_value<T>(rng));
+  grb::Vector<T> v(size, Backend::cpu);
+  v.build(indices, values);
+  return v;
+}
+
+template <class T>
+bool close(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isinf(x) || std::isinf(y)) return x == y;
+    return std::fabs(x - y) <= 1e-9 * (1 + std::fabs(x) + std::fabs(y));
+  } else {
+    return x == y;
+  }
+}
+
+/// The same entries (values compared only when `compare_values`: `any` results may differ).
+template <class T>
+void check_same(const grb::Vector<T>& cpu, const grb::Vector<T>& cuda, bool compare_values = true) {
+  REQUIRE(cuda.backend() == Backend::cuda);
+  CHECK(cpu.size() == cuda.size());
+  std::vector<Index> ci, gi;
+  std::vector<T> cv, gv;
+  cpu.extract_tuples(ci, cv);
+  cuda.extract_tuples(gi, gv);
+  REQUIRE(ci == gi);
+  if (!compare_values) return;
+  for (std::size_t e = 0; e < cv.size(); ++e) {
+    INFO("index " << ci[e]);
+    CHECK(close<T>(cv[e], gv[e]));
+  }
+}
+
+template <class T>
+void check_same(const grb::Matrix<T>& cpu, const grb::Matrix<T>& cuda, bool compare_values = true) {
+  REQUIRE(cuda.backend() == Backend::cuda);
+  CHECK(cpu.nrows() == cuda.nrows());
+  CHECK(cpu.ncols() == cuda.ncols());
+  std::vector<Index> cr, cc, gr, gc;
+  std::vector<T> cv, gv;
+  cpu.extract_tuples(cr, cc, cv);
+  cuda.extract_tuples(gr, gc, gv);
+  REQUIRE(cr == gr);
+  REQUIRE(cc == gc);
+  if (!compare_values) return;
+  for (std::size_t e = 0; e < cv.size(); ++e) {
+    INFO("entry (" << cr[e] << ", " << cc[e] << ")");
+    CHECK(close<T>(cv[e], gv[e]));
+  }
+}
+
+/// The mask kinds: none, valued, structural, complemented structural, complemented valued.
+struct MaskKind {
+  const char* name;
+  bool use_mask, structural, complement, replace;
+};
+const std::vector<MaskKind> mask_kinds = {
+    {"none", false, false, false, false},        {"none, complemented", false, false, true, true},
+    {"valued", true, false, false, false},       {"valued, replace", true, false, false, true},
+    {"structural", true, true, false, false},    {"!structural, replace", true, true, true, true},
+    {"!valued", true, false, true, false},
+};
+
+grb::Descriptor descriptor_for(const MaskKind& kind, grb::MxvStrategy strategy = grb::MxvStrategy::automatic) {
+  grb::Descriptor desc;
+  desc.structural_mask = kind.structural;
+  desc.complement_mask = kind.complement;
+  desc.replace = kind.replace;
+  desc.strategy = strategy;
+  return desc;
+}
+
+/// Runs `operation(output, mask or no_mask, desc, backend)` on a cpu copy and a cuda copy of
+/// `output` and compares the results. `mask` may be null when `kind` uses none.
+template <class Output, class MaskObject, class Operation>
+void differential(const Output& output, const MaskObject* mask, const MaskKind& kind,
+                  const grb::Descriptor& desc, Operation operation, bool compare_values = true) {
+  INFO("mask " << kind.name);
+  Output cpu = output;
+  Output cuda = output.to(Backend::cuda);
+  if (!kind.use_mask) {
+    operation(cpu, grb::no_mask, desc, Backend::cpu);
+    operation(cuda, grb::no_mask, desc, Backend::cuda);
+  } else {
+    REQUIRE(mask != nullptr);
+    operation(cpu, *mask, desc, Backend::cpu);
+    operation(cuda, mask->to(Backend::cuda), desc, Backend::cuda);
+  }
+  check_same(cpu, cuda, compare_values);
+}
+
+/// An input on the backend an operation runs on.
+template <class X>
+X on(const X& x, Backend backend) {
+  return x.to(backend);
+}
+
+}  // namespace
+
+TEST_CASE("cuda memory: pooled arrays round-trip, out-of-memory is grb::OutOfMemory") {
+  if (skip_without_cuda()) return;
+  std::vector<std::uint64_t> values(1000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = i * i;
+  auto device = grb::detail::Array<std::uint64_t>::from(std::span<const std::uint64_t>(values), Backend::cuda);
+  CHECK(device.to_vector() == values);
+  try {
+    grb::detail::Array<std::uint8_t> huge(std::size_t{1} << 50, Backend::cuda);
+    FAIL("a 1 PiB device allocation succeeded");
+  } catch (const grb::OutOfMemory& error) {
+    CHECK(error.requested_bytes() == (std::size_t{1} << 50));
+    CHECK(error.free_bytes() > 0);
+    CHECK(std::string(error.what()).find("bytes") != std::string::npos);
+  }
+  // The backend stays usable after the failure.
+  CHECK(device.to(Backend::cuda).to_vector() == values);
+}
+
+TEST_CASE("cuda vector formats and transpose match the cpu for every element size") {
+  if (skip_without_cuda()) return;
+  std::mt19937_64 rng(11);
+  for (const Shape& shape : shapes) {
+    INFO("shape " << shape.nrows << " x " << shape.ncols);
+    auto check_transpose = [&](auto tag) {
+      using T = decltype(tag);
+      auto a = random_matrix<T>(shape, rng);
+      auto g = a.to(Backend::cuda);
+      check_same(grb::Matrix<T>(a.csc().to(Backend::cpu)), grb::Matrix<T>(g.csc().to(Backend::cuda)));
+    };
+    check_transpose(bool{});
+    check_transpose(std::int16_t{});
+    check_transpose(float{});
+    check_transpose(double{});
+    auto v = random_vector<double>(shape.nrows, 0.5, rng);
+    auto g = v.to(Backend::cuda);
+    g.make_dense();
+    g.make_sparse();
+    check_same(v, g);
+  }
+}
+
+TEST_CASE("cuda mxv and vxm match the cpu: semirings, masks, strategies, shapes") {
+  if (skip_without_cuda()) return;
+  std::mt19937_64 rng(42);
+  const std::vector<grb::MxvStrategy> strategies = {grb::MxvStrategy::automatic,
+                                                    grb::MxvStrategy::push, grb::MxvStrategy::pull};
+  for (const Shape& shape : shapes) {
+    INFO("shape " << shape.nrows << " x " << shape.ncols);
+    const auto a = random_matrix<double>(shape, rng);
+    const auto pattern = grb::pattern(a);
+    for (double density : {0.0, 0.05, 0.5, 1.0}) {
+      INFO("input density " << density);
+      const auto u = random_vector<double>(shape.ncols, density, rng);   // for mxv
+      const auto x = random_vector<double>(shape.nrows, density, rng);   // for vxm
+      const auto ub = random_vector<bool>(shape.ncols, density, rng);
+      const auto xb = random_vector<bool>(shape.nrows, density, rng);
+      const auto mask_rows = random_vector<bool>(shape.nrows, 0.4, rng);
+      const auto mask_cols = random_vector<bool>(shape.ncols, 0.4, rng);
+      const auto old_rows = random_vector<double>(shape.nrows, 0.3, rng);
+      const auto old_cols = random_vector<double>(shape.ncols, 0.3, rng);
+      for (grb::MxvStrategy strategy : strategies) {
+        INFO("strategy " << int(strategy));
+        for (const MaskKind& kind : mask_kinds) {
+          const auto desc = descriptor_for(kind, strategy);
+          differential(old_rows, &mask_rows, kind, desc,
+                       [&](auto& w, const auto& mask, const grb::Descriptor& d, Backend b) {
+                         grb::mxv(w, mask, grb::no_accum, grb::plus_times<double>{}, on(a, b), on(u, b), d);
+                       });
+          differential(old_cols, &mask_cols, kind, desc,
+                       [&](auto& w, const auto& mask, const grb::Descriptor& d, Backend b) {
+                         grb::vxm(w, mask, grb::min<double>{}, grb::min_plus<double>{}, on(x, b), on(a, b), d);
+                       });
+          // BFS-shaped: boolean frontier, lor_land and any_pair, structural complemented masks.
+          grb::Vector<bool> reached_cols(shape.ncols, Backend::cpu);
+          differential(reached_cols, &mask_cols, kind, desc,
+                       [&](auto& w, const auto& mask, const grb::Descriptor& d, Backend b) {
+                         grb::vxm(w, mask, grb::no_accum, grb::lor_land<bool>{}, on(xb, b), on(pattern, b), d);
+                       });
+          grb::Vector<bool> reached_rows(shape.nrows, Backend::cpu);
+          differential(reached_rows, &mask_rows, kind, desc,
+                       [&](auto& w, const auto& mask, const grb::Descriptor& d, Backend b) {
+                         grb::mxv(w, mask, grb::no_accum, grb::any_pair<bool>{}, on(pattern, b), on(ub, b), d);
+                       });
+          // BFS parents: any frontier vertex that reaches j is a valid answer, so the pattern
+          // is compared; min_secondi (the smallest one) is compared by value.
+          grb::Vector<std::int64_t> parents(shape.ncols, Backend::cpu);
+          differential(parents, &mask_cols, kind, desc,
+                       [&](auto& w, const auto& mask, const grb::Descriptor& d, Backend b) {
+                         grb::vxm(w, mask, grb::no_accum, grb::any_secondi<std::int64_t>{}, on(xb, b), on(pattern, b), d);
+                       },
+                       false);
+          differential(parents, &mask_cols, kind, desc,
+                       [&](auto& w, const auto& mask, const grb::Descriptor& d, Backend b) {
+                         grb::vxm(w, mask, grb::no_accum, grb::min_secondi<std::int64_t>{}, on(xb, b), on(pattern, b), d);
+                       });
+        }
+      }
+      // Transposed inputs, and the cuSPARSE strategy (plus_times on double).
+      grb::Descriptor transposed;
+      transposed.transpose_first = true;
+      differential(old_cols, &mask_cols, mask_kinds[0], transposed,
+                   [&](auto& w, const auto& mask, const grb::Descriptor& d, Backend b) {
+                     grb::mxv(w, mask, grb::no_accum, grb::min_second<double>{}, on(a, b), on(x, b), d);
+                   });
+      for (const MaskKind& kind : mask_kinds) {
+        differential(old_rows, &mask_rows, kind,
+                     descriptor_for(kind, grb::MxvStrategy::cusparse),
+                     [&](auto& w, const auto& mask, const grb::Descriptor& d, Backend b) {
+                       grb::mxv(w, mask, grb::plus<double>{}, grb::plus_times<double>{}, on(a, b), on(u, b), d);
+                     });
+      }
+    }
+  }
+}
+
+TEST_CASE("cuda element-wise vector operations match the cpu") {
+  if (skip_without_cuda()) return;
+  std::mt19937_64 rng(7);
+  for (Index size : {0u, 1u, 17u, 1000u, 5000u}) {
+    INFO("size " << size);
+    for (double density : {0.0, 0.03, 0.4, 1.0}) {
+      INFO("density " << density);
+      const auto u = random_vector<double>(size, density, rng);
+      const auto v = random_vector<double>(size, 0.5, rng);
+      const auto mask = random_vector<std::int32_t>(size, 0.5, rng);
+      const auto old = random_vector<double>(size, 0.3, rng);
+      for (const MaskKind& kind : mask_kinds) {
+        const auto desc = descriptor_for(kind);
+        auto run = [&](auto operation) {
+          differential(old, &mask, kind, desc, operation);
+        };
+        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+          grb::ewise_add(w, m, grb::no_accum, grb::min<double>{}, on(u, b), on(v, b), d);
+        });
+        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+          grb::ewise_mult(w, m, grb::plus<double>{}, grb::times<double>{}, on(u, b), on(v, b), d);
+        });
+        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+          grb::apply(w, m, grb::no_accum, grb::ainv<double>{}, on(u, b), d);
+        });
+        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+          grb::select(w, m, grb::max<double>{}, grb::value_gt<double>{2.0}, on(u, b), d);
+        });
+        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+          grb::assign(w, m, grb::no_accum, 3.5, grb::all, d);
+        });
+        // Index lists: unsorted, with a repeat (the last position wins).
+        std::vector<Index> ids;
+        for (Index i = 0; i < size; i += 3) ids.push_back(size - 1 - i);
+        if (!ids.empty()) ids.push_back(ids.front());
+        const auto source = random_vector<double>(Index(ids.size()), 0.6, rng);
+        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+          grb::assign(w, m, grb::plus<double>{}, on(source, b), grb::IndexList(ids), d);
+        });
+        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+          grb::assign(w, m, grb::no_accum, on(source, b), grb::IndexList(ids), d);
+        });
+        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+          grb::assign(w, m, grb::min<double>{}, -1.0, grb::IndexList(ids), d);
+        });
+      }
+      // extract: w has the list's size; masks of that size.
+      std::vector<Index> picks;
+      for (Index i = 0; i < size; i += 2) picks.push_back((i * 7) % size);
+      const auto small_old = random_vector<double>(Index(picks.size()), 0.3, rng);
+      const auto small_mask = random_vector<bool>(Index(picks.size()), 0.5, rng);
+      for (const MaskKind& kind : mask_kinds) {
+        differential(small_old, &small_mask, kind, descriptor_for(kind),
+                     [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+                       grb::extract(w, m, grb::no_accum, on(u, b), grb::IndexList(picks), d);
+                     });
+      }
+      const auto ug = u.to(Backend::cuda);
+      CHECK(close(grb::reduce(grb::plus_monoid<double>{}, u), grb::reduce(grb::plus_monoid<double>{}, ug)));
+      CHECK(grb::reduce(grb::min_monoid<double>{}, u) == grb::reduce(grb::min_monoid<double>{}, ug));
+      auto dense = ug;
+      dense.make_dense();
+      CHECK(grb::reduce(grb::max_monoid<double>{}, u) == grb::reduce(grb::max_monoid<double>{}, dense));
+    }
+  }
+}
+
+TEST_CASE("cuda matrix operations match the cpu") {
+  if (skip_without_cuda()) return;
+  std::mt19937_64 rng(5);
+  for (const Shape& shape : shapes) {
+    INFO("shape " << shape.nrows << " x " << shape.ncols);
+    const auto a = random_matrix<double>(shape, rng);
+    const auto b = random_matrix<double>(shape, rng);
+    const auto old = random_matrix<double>({shape.nrows, shape.ncols, 0.1, false}, rng);
+    const auto mask = random_matrix<bool>({shape.nrows, shape.ncols, 0.5, false}, rng);
+    const Shape square{shape.ncols, shape.ncols, shape.density, shape.celebrity};
+    const auto c = random_matrix<double>(square, rng);
+    for (const MaskKind& kind : mask_kinds) {
+      const auto desc = descriptor_for(kind);
+      auto run = [&](auto operation) {
+        differential(old, &mask, kind, desc, operation);
+      };
+      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+        grb::ewise_add(w, m, grb::no_accum, grb::plus<double>{}, on(a, be), on(b, be), d);
+      });
+      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+        grb::ewise_mult(w, m, grb::min<double>{}, grb::times<double>{}, on(a, be), on(b, be), d);
+      });
+      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+        grb::apply(w, m, grb::plus<double>{}, grb::abs<double>{}, on(a, be), d);
+      });
+      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+        grb::select(w, m, grb::no_accum, grb::tril{-1}, on(a, be), d);
+      });
+      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+        grb::mxm(w, m, grb::no_accum, grb::plus_times<double>{}, on(a, be), on(c, be), d);
+      });
+      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+        grb::mxm(w, m, grb::plus<double>{}, grb::min_plus<double>{}, on(a, be), on(c, be), d);
+      });
+      std::vector<Index> rows, cols;
+      for (Index i = 0; i < shape.nrows; i += 2) rows.push_back(shape.nrows - 1 - i);
+      for (Index j = 0; j < shape.ncols; j += 3) cols.push_back(j);
+      if (!cols.empty()) cols.push_back(cols.front());
+      const auto source = random_matrix<double>({Index(rows.size()), Index(cols.size()), 0.4, false}, rng);
+      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+        grb::assign(w, m, grb::no_accum, on(source, be), grb::IndexList(rows), grb::IndexList(cols), d);
+      });
+      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+        grb::assign(w, m, grb::plus<double>{}, on(source, be), grb::IndexList(rows), grb::IndexList(cols), d);
+      });
+      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+        grb::assign(w, m, grb::max<double>{}, 2.0, grb::IndexList(rows), grb::all, d);
+      });
+    }
+    // Shape-changing operations, unmasked and with a complemented empty mask.
+    const auto old_t = random_matrix<double>({shape.ncols, shape.nrows, 0.1, false}, rng);
+    for (const MaskKind& kind : {mask_kinds[0], mask_kinds[1]}) {
+      differential(old_t, (grb::Matrix<bool>*)nullptr, kind, descriptor_for(kind),
+                   [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+                     grb::transpose(w, m, grb::plus<double>{}, on(a, be), d);
+                   });
+      std::vector<Index> rows, cols;
+      for (Index i = 0; i < shape.nrows; i += 2) rows.push_back((i * 5) % shape.nrows);
+      for (Index j = shape.ncols; j-- > 0;) cols.push_back(j);
+      grb::Matrix<double> out(Index(rows.size()), Index(cols.size()), Backend::cpu);
+      differential(out, (grb::Matrix<bool>*)nullptr, kind, descriptor_for(kind),
+                   [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+                     grb::extract(w, m, grb::no_accum, on(a, be), grb::IndexList(rows), grb::IndexList(cols), d);
+                   });
+      if (shape.ncols > 0) {
+        grb::Vector<double> column(Index(rows.size()), Backend::cpu);
+        differential(column, (grb::Vector<bool>*)nullptr, kind, descriptor_for(kind),
+                     [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+                       grb::extract(w, m, grb::no_accum, on(a, be), grb::IndexList(rows), shape.ncols - 1, d);
+                     });
+      }
+      grb::Vector<double> sums(shape.nrows, Backend::cpu);
+      differential(sums, (grb::Vector<bool>*)nullptr, kind, descriptor_for(kind),
+                   [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+                     grb::reduce(w, m, grb::no_accum, grb::plus_monoid<double>{}, on(a, be), d);
+                   });
+    }
+    const auto ag = a.to(Backend::cuda);
+    CHECK(close(grb::reduce(grb::plus_monoid<double>{}, a), grb::reduce(grb::plus_monoid<double>{}, ag)));
+    CHECK(grb::reduce(grb::min_monoid<double>{}, a) == grb::reduce(grb::min_monoid<double>{}, ag));
+  }
+}
+
+TEST_CASE("cuda operations refuse mismatched dimensions and mixed backends") {
+  if (skip_without_cuda()) return;
+  grb::Matrix<double> a(3, 4, Backend::cuda);
+  grb::Vector<double> u(3, Backend::cuda), w(3, Backend::cuda);
+  CHECK_THROWS_AS(grb::mxv(w, grb::no_mask, grb::no_accum, grb::plus_times<double>{}, a, u),
+                  grb::DimensionMismatch);
+  grb::Vector<double> host(4, Backend::cpu);
+  CHECK_THROWS_AS(grb::mxv(w, grb::no_mask, grb::no_accum, grb::plus_times<double>{}, a, host),
+                  grb::BackendMismatch);
+  grb::Vector<int> ints(4, Backend::cuda);
+  grb::Vector<int> out(3, Backend::cuda);
+  grb::Matrix<int> ai(3, 4, Backend::cuda);
+  grb::Descriptor desc;
+  desc.strategy = grb::MxvStrategy::cusparse;
+  CHECK_THROWS_AS(grb::mxv(out, grb::no_mask, grb::no_accum, grb::plus_times<int>{}, ai, ints, desc),
+                  grb::InvalidValue);
+}
