@@ -180,6 +180,18 @@ TEST_CASE("to_matrix matches a slow reference under every option") {
         for (std::size_t k = 0; k < actual.values.size(); ++k)
           REQUIRE(actual.values[k] == doctest::Approx(expected.values[k]).epsilon(1e-12));
       }
+  // Large enough for several blocks and threads in to_matrix.
+  const auto large = generate::kronecker_edges(14, 16, 12);
+  for (bool drop_duplicates : {true, false}) {
+    const generate::Options options{.drop_duplicates = drop_duplicates};
+    const Entries expected = expected_matrix(large, options);
+    const Entries actual = entries_of(generate::to_matrix(large, options));
+    CHECK(actual.rows == expected.rows);
+    CHECK(actual.cols == expected.cols);
+    REQUIRE(actual.values.size() == expected.values.size());
+    for (std::size_t k = 0; k < actual.values.size(); ++k)
+      REQUIRE(actual.values[k] == doctest::Approx(expected.values[k]).epsilon(1e-12));
+  }
   // The Kronecker graph has both parallel edges and self loops, so the options matter.
   const auto plain = generate::to_matrix(edges, {.symmetrize = false});
   CHECK_FALSE(is_symmetric(plain));

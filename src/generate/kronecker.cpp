@@ -24,12 +24,18 @@ EdgeList kronecker_edges(int scale, int edge_factor, std::uint64_t seed) {
   edges.target.resize(nedges);
   edges.weight.resize(nedges);
   const detail::KroneckerSampler sampler(scale, nedges, seed);
+  Index* source = edges.source.data();
+  Index* target = edges.target.data();
+  double* weight = edges.weight.data();
   detail::parallel_for(nedges, [&](std::uint64_t begin, std::uint64_t end) {
+    // A private copy: stores to the (unsigned) ids could otherwise alias the sampler's (int)
+    // fields, forcing a reload of its keys for every edge.
+    const detail::KroneckerSampler local = sampler;
     for (std::uint64_t position = begin; position < end; ++position) {
-      const detail::KroneckerEdge edge = sampler(position);
-      edges.source[position] = edge.source;
-      edges.target[position] = edge.target;
-      edges.weight[position] = edge.weight;
+      const detail::KroneckerEdge edge = local(position);
+      source[position] = edge.source;
+      target[position] = edge.target;
+      weight[position] = edge.weight;
     }
   });
   return edges;

@@ -1,5 +1,5 @@
-// Splitting a range of counter-based work over host threads. The generators' output is a pure
-// function of the index, so the split only changes speed, never the result.
+// Splitting counter-based work over host threads. The generators' output is a pure function of
+// the index, so the split only changes speed, never the result.
 #pragma once
 
 #include <algorithm>
@@ -9,27 +9,36 @@
 
 namespace grb::generate::detail {
 
-/// Calls body(begin, end) on disjoint chunks covering [0, count), on up to
-/// hardware_concurrency threads; small ranges run on the calling thread.
-template <class Body>
-void parallel_for(std::uint64_t count, Body body) {
-  constexpr std::uint64_t minimum_chunk = 1 << 16;
+struct Range {
+  std::uint64_t begin, end;
+};
+
+/// [0, count) cut into at most hardware_concurrency equal ranges of at least `grain` items
+/// (always at least one range).
+inline std::vector<Range> split(std::uint64_t count, std::uint64_t grain) {
   const std::uint64_t hardware = std::max(1u, std::thread::hardware_concurrency());
-  const std::uint64_t nthreads = std::min(hardware, (count + minimum_chunk - 1) / minimum_chunk);
-  if (nthreads <= 1) {
-    body(std::uint64_t{0}, count);
-    return;
-  }
+  const std::uint64_t parts =
+      std::max<std::uint64_t>(1, std::min(hardware, count / std::max<std::uint64_t>(grain, 1)));
+  std::vector<Range> ranges(parts);
+  for (std::uint64_t p = 0; p < parts; ++p) ranges[p] = {count * p / parts, count * (p + 1) / parts};
+  return ranges;
+}
+
+/// Calls task(i) for every i in [0, ntasks), each on its own thread (task 0 on the caller's).
+template <class Task>
+void run_parallel(std::size_t ntasks, Task task) {
   std::vector<std::thread> threads;
-  threads.reserve(nthreads - 1);
-  const std::uint64_t chunk = (count + nthreads - 1) / nthreads;
-  for (std::uint64_t t = 1; t < nthreads; ++t) {
-    const std::uint64_t begin = std::min(count, t * chunk);
-    const std::uint64_t end = std::min(count, begin + chunk);
-    threads.emplace_back([=] { body(begin, end); });
-  }
-  body(std::uint64_t{0}, std::min(count, chunk));
+  threads.reserve(ntasks > 0 ? ntasks - 1 : 0);
+  for (std::size_t i = 1; i < ntasks; ++i) threads.emplace_back([&task, i] { task(i); });
+  if (ntasks > 0) task(0);
   for (auto& thread : threads) thread.join();
+}
+
+/// Calls body(begin, end) on disjoint ranges covering [0, count), in parallel.
+template <class Body>
+void parallel_for(std::uint64_t count, Body body, std::uint64_t grain = 1 << 16) {
+  const std::vector<Range> ranges = split(count, grain);
+  run_parallel(ranges.size(), [&](std::size_t i) { body(ranges[i].begin, ranges[i].end); });
 }
 
 }  // namespace grb::generate::detail
