@@ -59,7 +59,6 @@ class Permutation {
  public:
   static constexpr int rounds = 4;
 
-  Permutation() = default;
   GRB_HOST_DEVICE Permutation(std::uint64_t size, std::uint64_t key) : size_(size) {
     int bits = 1;
     while (bits < 64 && (std::uint64_t{1} << bits) < size) ++bits;
@@ -68,9 +67,7 @@ class Permutation {
     for (int r = 0; r < rounds; ++r) round_keys_[r] = random_bits(key, static_cast<std::uint64_t>(r));
   }
 
-  GRB_HOST_DEVICE std::uint64_t size() const { return size_; }
-
-  /// The image of x, for x < size().
+  /// The image of x, for x < size.
   GRB_HOST_DEVICE std::uint64_t operator()(std::uint64_t x) const {
     do {
       x = network(x);

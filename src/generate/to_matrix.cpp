@@ -3,8 +3,8 @@
 // miss the cache on every entry (rows of a permuted Kronecker graph are random), so entries are
 // first partitioned into blocks of consecutive rows small enough to sort in cache (a radix
 // partition, one sequential write stream per block), then each block is sorted by row, column
-// and weight on its own. Every pass runs in parallel without atomics, and the result does not
-// depend on the number of threads.
+// and weight on its own. Every pass runs in parallel without atomic counters, and the result
+// does not depend on the number of threads.
 #include <algorithm>
 #include <atomic>
 #include <bit>
