@@ -2,11 +2,13 @@
 // shared memory, one block runs level after level inside a single launch, with __syncthreads
 // between levels instead of a kernel boundary and a host round trip. High-diameter graphs
 // (meshes, roads) have thousands of small levels, where launch and round-trip latency, not
-// work, is the cost. When a level's frontier overflows the block's queue, the next frontier is
-// left in the global queue and the host runs grid-wide levels (bucketed expansion) until the
-// frontier fits again, then hands it back to a single block.
+// work, is the cost. When a level's frontier overflows the block's queue (or has more edges than
+// a block should expand), the next frontier is left in the global queue and the host runs
+// grid-wide levels (bucketed expansion) until the frontier fits again, then hands it back.
 #include <algorithm>
 #include <vector>
+
+#include <cub/block/block_scan.cuh>
 
 #include "bfs/frontier/bucketed_expand.cuh"
 #include "bfs/frontier/device_engine.cuh"
@@ -20,6 +22,11 @@ constexpr int block = 1024;
 constexpr unsigned levels_per_launch = 512;
 // 16 Ki vertices per queue, two queues: 128 KiB of the H100's 227 KiB of shared memory.
 constexpr unsigned largest_capacity = 16384;
+// A level with more frontier edges than this (64 per thread) is a grid's work, not a block's:
+// a celebrity vertex in a single block would take the whole GPU's time on one SM.
+constexpr unsigned long long edge_limit = 64ull * block;
+// Shared memory besides the queues: the scan's storage and one chunk's owners.
+constexpr int reserved_shared = 32 * 1024;
 
 struct LevelCount {
   unsigned long long frontier, edges;
@@ -32,13 +39,23 @@ struct Report {
   LevelCount level[levels_per_launch];
 };
 
+/// Each level is expanded edge-parallel within the block, a chunk of `block` frontier vertices
+/// at a time: a block scan of their degrees, then every thread takes one edge and finds its
+/// vertex by binary search in shared memory (the seed-004 mapping at block scale). A level's
+/// latency is then a few dependent memory accesses, not a thread's walk along its list: on a
+/// mesh, thousands of levels of a few thousand vertices each, that latency is the whole cost.
 __global__ void __launch_bounds__(block)
     run_levels_in_one_block(GraphView out, const Index* frontier, Index frontier_size,
                             Offset frontier_edges, std::int32_t depth, unsigned capacity,
                             std::int32_t* level, Index* parent, Index* spill, Report* report) {
+  using Scan = cub::BlockScan<unsigned, block>;
   extern __shared__ Index queues[];
   Index* current = queues;
   Index* next = queues + capacity;
+  __shared__ typename Scan::TempStorage scan_storage;
+  __shared__ unsigned chunk_start[block];
+  __shared__ Index chunk_vertex[block];
+  __shared__ Offset chunk_begin[block];
   __shared__ unsigned next_count;
   __shared__ unsigned long long next_edges;
   __shared__ unsigned spilled;
@@ -55,24 +72,47 @@ __global__ void __launch_bounds__(block)
       report->level[step] = {size, edges};
     }
     __syncthreads();
-    for (unsigned i = threadIdx.x; i < size; i += block) {
-      const Index u = current[i];
-      for (Offset e = out.begin(u); e < out.end(u); ++e) {
-        const Index v = out.targets[e];
-        if (claim(level, v, depth + 1)) {
-          parent[v] = u;
+    for (unsigned base = 0; base < size; base += block) {  // block-uniform
+      const unsigned i = base + threadIdx.x;
+      const unsigned in_chunk = size - base < block ? size - base : block;
+      Index u = 0;
+      Offset begin = 0;
+      unsigned degree = 0;
+      if (i < size) {
+        u = current[i];
+        begin = out.begin(u);
+        degree = static_cast<unsigned>(out.end(u) - begin);
+      }
+      unsigned start = 0, chunk_edges = 0;
+      Scan(scan_storage).ExclusiveSum(degree, start, chunk_edges);
+      chunk_start[threadIdx.x] = start;
+      chunk_vertex[threadIdx.x] = u;
+      chunk_begin[threadIdx.x] = begin;
+      __syncthreads();
+      for (unsigned k = threadIdx.x; k < chunk_edges; k += block) {
+        unsigned low = 0, high = in_chunk;  // the last owner whose start is <= k
+        while (low < high) {
+          const unsigned middle = (low + high) / 2;
+          if (chunk_start[middle] <= k) low = middle + 1;
+          else high = middle;
+        }
+        const unsigned owner = low - 1;
+        const Index v = out.targets[chunk_begin[owner] + (k - chunk_start[owner])];
+        if (atomicCAS(&level[v], unreached, depth + 1) == unreached) {
+          parent[v] = chunk_vertex[owner];
           atomicAdd(&next_edges, static_cast<unsigned long long>(out.degree(v)));
           const unsigned slot = atomicAdd(&next_count, 1u);
           if (slot < capacity) next[slot] = v;
           else spill[atomicAdd(&spilled, 1u)] = v;  // overflow: the grid levels take over
         }
       }
+      __syncthreads();  // the chunk's owners and the scan storage are reused next chunk
     }
-    __syncthreads();
     const unsigned found = next_count;
     const unsigned long long found_edges = next_edges;
     const unsigned spilled_count = spilled;
-    const bool stop = found == 0 || found > capacity || step + 1 == levels_per_launch;
+    const bool stop = found == 0 || found > capacity || found_edges > edge_limit ||
+                      step + 1 == levels_per_launch;
     if (stop) {
       // The whole next frontier goes to the global queue: the spilled part is already there.
       const unsigned kept = found < capacity ? found : capacity;
@@ -103,8 +143,8 @@ class SingleBlock final : public DeviceEngine {
     check_cuda(cudaGetDevice(&device), "cudaGetDevice");
     check_cuda(cudaDeviceGetAttribute(&shared_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
                "cudaDeviceGetAttribute");
-    // Leave room for the kernel's static shared variables.
-    const unsigned fits = static_cast<unsigned>(std::max(shared_limit - 1024, 0)) / (2 * sizeof(Index));
+    const unsigned fits =
+        static_cast<unsigned>(std::max(shared_limit - reserved_shared, 0)) / (2 * sizeof(Index));
     capacity_ = std::min(largest_capacity, fits);
     check_cuda(cudaFuncSetAttribute(run_levels_in_one_block,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -120,7 +160,7 @@ class SingleBlock final : public DeviceEngine {
     Offset frontier = 1, frontier_edges = graph_.out_degree(source);
     while (frontier > 0) {
       log_.begin_level();
-      if (frontier <= capacity_) {
+      if (frontier <= capacity_ && frontier_edges <= edge_limit) {
         run_levels_in_one_block<<<1, block, shared_bytes()>>>(
             graph_.out(), state_.queue(), static_cast<Index>(frontier), frontier_edges, depth,
             capacity_, state_.level(), state_.parent(), state_.next_queue(), report_.data());
