@@ -1,0 +1,176 @@
+// grb bfs | sssp | cc: one algorithm on one graph, on one or every backend, timed, optionally
+// validated, with the result written per vertex (--output) and the timings as JSON (--json).
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <numeric>
+
+#include "../graph_input.hpp"
+#include "../measure.hpp"
+#include "../report.hpp"
+#include "../runner.hpp"
+#include "bfs/engine.hpp"
+#include "commands.hpp"
+#include "grb/error.hpp"
+
+namespace grb::app {
+namespace {
+
+struct AlgorithmOptions {
+  Algorithm algorithm = Algorithm::bfs;
+  GraphSpec graph;
+  std::uint64_t source = 0;
+  bool source_given = false;
+  std::string backend = "all";
+  std::string engine = "linalg";
+  int runs = 3;
+  bool validate = false;
+  bool json = false;
+  std::string output;
+};
+
+/// The runners for every selected backend that has the engine (only bfs has engines).
+std::vector<std::unique_ptr<Runner>> make_runners(const AlgorithmOptions& options,
+                                                  std::vector<std::string>& engine_names,
+                                                  std::vector<Backend>& backends) {
+  const std::vector<Backend> selected = select_backends(options.backend);
+  std::vector<std::unique_ptr<Runner>> runners;
+  for (Backend backend : selected) {
+    if (options.algorithm == Algorithm::bfs) {
+      const auto& all = bfs::engines();
+      const bool exists = std::any_of(all.begin(), all.end(), [&](const bfs::EngineInfo& e) {
+        return e.name == options.engine && e.backend == backend;
+      });
+      // With --backend all, an engine runs wherever it exists; a named backend must have it.
+      if (!exists && selected.size() > 1) continue;
+      runners.push_back(make_bfs_runner(bfs::find_engine(options.engine, backend)));
+    } else if (options.algorithm == Algorithm::sssp) {
+      runners.push_back(make_sssp_runner(backend));
+    } else {
+      runners.push_back(make_cc_runner(backend));
+    }
+    engine_names.push_back(options.algorithm == Algorithm::bfs ? options.engine : "linalg");
+    backends.push_back(backend);
+  }
+  // No selected backend has the engine: find_engine's message lists the ones that exist.
+  if (runners.empty()) bfs::find_engine(options.engine, selected.front());
+  return runners;
+}
+
+void append_number(std::string& line, double value) {
+  char buffer[64];
+  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  line.append(buffer, error == std::errc{} ? end : buffer);
+}
+
+/// One line per vertex, "id value", by increasing id (the graph's own ids); "inf" where
+/// unreached. CC labels are vertices, so they are written as ids too.
+void write_values(const std::string& path, const io::Graph& graph, Algorithm algorithm,
+                  const std::vector<double>& values) {
+  std::vector<Index> order(values.size());
+  std::iota(order.begin(), order.end(), Index{0});
+  if (!graph.vertex_ids.empty())
+    std::sort(order.begin(), order.end(),
+              [&](Index a, Index b) { return graph.vertex_ids[a] < graph.vertex_ids[b]; });
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw IoError(path + ": cannot open for writing");
+  std::string line;
+  for (Index v : order) {
+    line = std::to_string(external_vertex(graph, v));
+    line += ' ';
+    const double value = values[v];
+    if (!std::isfinite(value)) line += "inf";
+    else if (algorithm == Algorithm::cc)
+      line += std::to_string(external_vertex(graph, static_cast<Index>(value)));
+    else append_number(line, value);
+    line += '\n';
+    out << line;
+  }
+  out.close();
+  if (!out) throw IoError(path + ": write failed");
+}
+
+void run_algorithm(const AlgorithmOptions& options) {
+  std::vector<std::string> engine_names;
+  std::vector<Backend> backends;
+  auto runners = make_runners(options, engine_names, backends);
+
+  const LoadedGraph loaded = load_graph(options.graph);
+  const io::Graph& graph = loaded.graph;
+  const Index source =
+      options.source_given ? internal_vertex(graph, options.source) : default_source(graph);
+
+  if (!options.json) {
+    std::cout << "graph " << graph.name << ": n " << grouped(graph.matrix.nrows()) << ", m "
+              << grouped(graph.matrix.nvals()) << " (" << describe(graph) << "), loaded in "
+              << fixed(loaded.load_ms, 1) << " ms\n";
+    if (options.algorithm != Algorithm::cc)
+      std::cout << "source " << external_vertex(graph, source) << "\n";
+  }
+  Table table = measurement_table();
+  std::vector<Measurement> measurements;
+  for (std::size_t r = 0; r < runners.size(); ++r) {
+    Measurement m = measure(*runners[r], graph, source, options.runs, options.validate);
+    m.algorithm = options.algorithm;
+    m.backend = backends[r];
+    m.engine = engine_names[r];
+    if (options.json) std::cout << to_json(graph, loaded.load_ms, m).dump() << std::endl;
+    else add_row(table, m);
+    measurements.push_back(std::move(m));
+  }
+  if (!options.json) {
+    std::cout << "median of " << options.runs << " runs after one warm-up\n";
+    table.print(std::cout);
+  }
+
+  // Backends agree on every result (checked by the tests), so the first one's is written.
+  if (!options.output.empty())
+    write_values(options.output, graph, options.algorithm, measurements.front().values);
+
+  for (const Measurement& m : measurements)
+    if (m.validation && !m.validation->ok) throw ValidationFailed(failure(m));
+}
+
+void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string& description) {
+  auto options = std::make_shared<AlgorithmOptions>();
+  options->algorithm = algorithm;
+  CLI::App* command = app.add_subcommand(std::string(to_string(algorithm)), description);
+  add_graph_options(*command, options->graph);
+  if (algorithm != Algorithm::cc) {
+    command
+        ->add_option("--source", options->source,
+                     "source vertex, in the graph's own ids (0-based for .mtx and generated "
+                     "graphs); default: the LDBC source, else the first vertex with an out-edge")
+        ->each([options](const std::string&) { options->source_given = true; });
+  }
+  command->add_option("--backend", options->backend, "cpu, cuda, or all available backends")
+      ->check(CLI::IsMember({"cpu", "cuda", "all"}))
+      ->default_str("all");
+  if (algorithm == Algorithm::bfs)
+    command->add_option("--engine", options->engine, "BFS engine (see `grb engines`)")
+        ->default_str("linalg");
+  command->add_option("--runs", options->runs, "timed runs after one warm-up; the median is reported")
+      ->check(CLI::Range(1, 1000))
+      ->default_str("3");
+  command->add_flag("--validate", options->validate,
+                    "check every result with grb's validators (a failure exits with 1)");
+  command->add_option("--output", options->output,
+                      "write `id value` per vertex, sorted by id ('inf' where unreached)");
+  command->add_flag("--json", options->json, "print one JSON object per backend run instead of a table");
+  command->callback([options] { run_algorithm(*options); });
+}
+
+}  // namespace
+
+void add_algorithm_commands(CLI::App& app) {
+  add_algorithm_command(app, Algorithm::bfs, "breadth-first search: levels and parents");
+  add_algorithm_command(app, Algorithm::sssp,
+                        "single-source shortest paths (Bellman-Ford over min.plus)");
+  add_algorithm_command(app, Algorithm::cc,
+                        "connected components (FastSV; weakly connected for directed graphs)");
+}
+
+}  // namespace grb::app

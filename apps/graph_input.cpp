@@ -1,0 +1,104 @@
+#include "graph_input.hpp"
+
+#include <chrono>
+#include <string>
+
+#include "grb/error.hpp"
+#include "grb/generate.hpp"
+
+namespace grb::app {
+
+void add_graph_options(CLI::App& command, GraphSpec& spec) {
+  CLI::Option_group* source = command.add_option_group("graph", "where the graph comes from (one of)");
+  source->add_option("--graph", spec.file,
+                     "a graph file: Matrix Market (.mtx), edge list, LDBC (.properties, or NAME "
+                     "beside NAME.v and NAME.e), or grb binary (.grb)");
+  source->add_option("--kron", spec.kron_scale,
+                     "a Graph500 Kronecker graph of 2^SCALE vertices (undirected)")
+      ->check(CLI::Range(1, 31));
+  source->add_option("--grid", spec.grid_side,
+                     "a SIDE x SIDE road-like grid with a fraction of edges dropped (undirected)")
+      ->check(CLI::Range(Index{1}, Index{65535}));
+  source->require_option(1);
+
+  command.add_option("--format", spec.format, "the file's format (default: from its name)")
+      ->check(CLI::IsMember({"auto", "mtx", "edges", "ldbc", "binary"}))
+      ->default_str("auto");
+  command.add_flag("--symmetrize", spec.symmetrize,
+                   "store both directions of every edge of the --graph file (generated graphs "
+                   "are always undirected)");
+  command.add_option("--seed", spec.seed, "the generators' seed")->default_val(1);
+  command.add_option("--edge-factor", spec.edge_factor, "edges per vertex of --kron")
+      ->check(CLI::Range(1, 1024))
+      ->default_val(16);
+  command.add_option("--drop", spec.drop_fraction, "fraction of --grid edges dropped")
+      ->check(CLI::Range(0.0, 1.0))
+      ->default_val(0.25);
+}
+
+LoadedGraph load_graph(const GraphSpec& spec) {
+  const auto start = std::chrono::steady_clock::now();
+  LoadedGraph loaded;
+  io::Graph& graph = loaded.graph;
+  if (!spec.file.empty()) {
+    io::ReadOptions options;
+    options.symmetrize = spec.symmetrize;
+    options.progress = true;
+    options.format = io::parse_format(spec.format);
+    graph = io::read_graph(spec.file, options);
+  } else {
+    generate::Options options;
+    options.seed = spec.seed;
+    if (spec.kron_scale > 0) {
+      graph.matrix = generate::kronecker(spec.kron_scale, spec.edge_factor, options);
+      graph.name = "kron-" + std::to_string(spec.kron_scale);
+    } else {
+      graph.matrix = generate::grid(spec.grid_side, spec.drop_fraction, options);
+      graph.name = "grid-" + std::to_string(spec.grid_side);
+    }
+    graph.directed = false;
+    graph.weighted = true;
+  }
+  loaded.load_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (graph.matrix.nrows() != graph.matrix.ncols())
+    throw DimensionMismatch(
+        (spec.file.empty() ? graph.name : spec.file) + ": the matrix is " +
+        std::to_string(graph.matrix.nrows()) + " x " + std::to_string(graph.matrix.ncols()) +
+        ", but a graph's adjacency matrix must be square");
+  return loaded;
+}
+
+Index internal_vertex(const io::Graph& graph, std::uint64_t id) {
+  const Index n = graph.matrix.nrows();
+  if (graph.vertex_ids.empty()) {
+    if (id < n) return static_cast<Index>(id);
+    throw InvalidValue("vertex " + std::to_string(id) + " is not in " + graph.name +
+                       " (its vertices are 0.." + std::to_string(n == 0 ? 0 : n - 1) + ")");
+  }
+  try {
+    return io::to_internal(graph, id);
+  } catch (const InvalidValue&) {
+    throw InvalidValue("vertex " + std::to_string(id) + " is not in " + graph.name + " (none of its " +
+                       std::to_string(n) + " vertex ids)");
+  }
+}
+
+std::uint64_t external_vertex(const io::Graph& graph, Index vertex) {
+  return graph.vertex_ids.empty() ? vertex : graph.vertex_ids[vertex];
+}
+
+Index default_source(const io::Graph& graph) {
+  if (graph.source) return internal_vertex(graph, *graph.source);
+  const Csr<double>& csr = graph.matrix.csr();
+  for (Index v = 0; v < csr.nrows; ++v)
+    if (csr.row_offsets[v + 1] > csr.row_offsets[v]) return v;
+  throw InvalidValue(graph.name + " has no edges: there is no source to search from");
+}
+
+std::string describe(const io::Graph& graph) {
+  return std::string(graph.directed ? "directed" : "undirected") +
+         (graph.weighted ? ", weighted" : "");
+}
+
+}  // namespace grb::app

@@ -1,0 +1,52 @@
+// Where a command's graph comes from (a file, or the Kronecker / grid generators), and how the
+// vertex ids of the command line and of --output map to the matrix's rows.
+//
+// Ids follow the file: 0-based for Matrix Market files and generated graphs (as SuiteSparse,
+// LAGraph, GAP and Gunrock count), the file's own ids for LDBC graphs and edge lists.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "grb/io.hpp"
+#include "grb/types.hpp"
+
+namespace grb::app {
+
+struct GraphSpec {
+  std::string file;
+  int kron_scale = 0;
+  Index grid_side = 0;
+  int edge_factor = 16;
+  double drop_fraction = 0.25;
+  std::uint64_t seed = 1;
+  bool symmetrize = false;
+  std::string format = "auto";
+};
+
+/// --graph FILE | --kron SCALE | --grid SIDE (exactly one), and the options that shape them.
+void add_graph_options(CLI::App& command, GraphSpec& spec);
+
+struct LoadedGraph {
+  io::Graph graph;
+  double load_ms = 0;  // reading the file, or generating the graph
+};
+
+/// Reads or generates the graph; a non-square matrix is an error (graphs are square).
+LoadedGraph load_graph(const GraphSpec& spec);
+
+/// The vertex that `id` names in the graph's own ids; InvalidValue naming the graph if none.
+Index internal_vertex(const io::Graph& graph, std::uint64_t id);
+/// The graph's own id of vertex `vertex`.
+std::uint64_t external_vertex(const io::Graph& graph, Index vertex);
+
+/// The source when none is given: the LDBC properties' source if there is one, else the first
+/// vertex with an out-edge (a search from an isolated vertex measures nothing).
+Index default_source(const io::Graph& graph);
+
+/// "directed" / "undirected", with "weighted" when the graph has values.
+std::string describe(const io::Graph& graph);
+
+}  // namespace grb::app

@@ -1,0 +1,47 @@
+// grb: graph algorithms as sparse linear algebra, from the command line.
+//
+// Exit status: 0 success; 1 a runtime error (one line on stderr, "grb: error: what and where");
+// 2 a usage error (CLI11's message).
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "commands/commands.hpp"
+
+namespace {
+
+/// The error as one line: newlines inside a message become "; ".
+std::string one_line(std::string message) {
+  for (std::size_t at = message.find('\n'); at != std::string::npos; at = message.find('\n', at))
+    message.replace(at, 1, "; ");
+  return message;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("grb: BFS, SSSP and connected components as sparse linear algebra, on the cpu "
+               "and cuda backends",
+               "grb");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "grb " GRB_VERSION);
+  grb::app::add_algorithm_commands(app);
+  grb::app::add_info_command(app);
+  grb::app::add_convert_command(app);
+  grb::app::add_engines_command(app);
+  grb::app::add_demo_command(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    // --help and --version are "errors" with exit code 0; every other one is a usage error.
+    return app.exit(error) == 0 ? 0 : 2;
+  } catch (const std::exception& error) {
+    std::cout.flush();
+    std::cerr << "grb: error: " << one_line(error.what()) << std::endl;
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,49 @@
+#include "measure.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace grb::app {
+namespace {
+
+template <class Work>
+double milliseconds(Work&& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+double median(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  const std::size_t middle = samples.size() / 2;
+  return samples.size() % 2 ? samples[middle] : (samples[middle - 1] + samples[middle]) / 2;
+}
+
+}  // namespace
+
+Measurement measure(Runner& runner, const io::Graph& graph, Index source, int runs,
+                    bool validate) {
+  Measurement measurement;
+  measurement.source = source;
+  measurement.prepare_ms = milliseconds([&] { runner.prepare(graph); });
+  runner.run(source);  // warm-up: first-touch allocations, lazily built transposes, clocks
+  for (int r = 0; r < runs; ++r)
+    measurement.run_ms.push_back(milliseconds([&] { runner.run(source); }));
+  measurement.median_ms = median(measurement.run_ms);
+  measurement.values = runner.values();
+  measurement.input_edges = input_edges_reached(graph, measurement.values);
+  if (validate) measurement.validation = runner.validate(graph, source);
+  return measurement;
+}
+
+double input_edges_reached(const io::Graph& graph, const std::vector<double>& values) {
+  const Csr<double>& csr = graph.matrix.csr();
+  Offset edges = 0;
+  for (Index v = 0; v < csr.nrows; ++v)
+    if (std::isfinite(values[v])) edges += csr.row_offsets[v + 1] - csr.row_offsets[v];
+  return graph.directed ? static_cast<double>(edges) : static_cast<double>(edges) / 2;
+}
+
+}  // namespace grb::app

@@ -1,0 +1,50 @@
+#include "report.hpp"
+
+#include "graph_input.hpp"
+
+namespace grb::app {
+
+Table measurement_table() {
+  using Align = Table::Align;
+  return Table({{"algorithm"}, {"backend"}, {"engine"}, {"prepare ms", Align::right},
+                {"ms", Align::right}, {"GTEPS", Align::right}, {"validated"}});
+}
+
+void add_row(Table& table, const Measurement& m) {
+  std::string validated = "-";
+  if (m.validation) validated = m.validation->ok ? "yes" : "FAILED";
+  table.add({std::string(to_string(m.algorithm)), std::string(to_string(m.backend)), m.engine,
+             fixed(m.prepare_ms, 2), fixed(m.median_ms, 3), fixed(m.teps() / 1e9, 4), validated});
+}
+
+nlohmann::ordered_json to_json(const io::Graph& graph, double load_ms, const Measurement& m) {
+  nlohmann::ordered_json record = {
+      {"graph", graph.name},
+      {"n", graph.matrix.nrows()},
+      {"m", graph.matrix.nvals()},
+      {"directed", graph.directed},
+      {"algorithm", to_string(m.algorithm)},
+      {"engine", m.engine},
+      {"backend", to_string(m.backend)},
+      {"source", nullptr},
+      {"runs", m.run_ms.size()},
+      {"ms", m.median_ms},
+      {"times_ms", m.run_ms},
+      {"load_ms", load_ms},
+      {"prepare_ms", m.prepare_ms},
+      {"edges", m.input_edges},
+      {"teps", m.teps()},
+      {"validated", nullptr},
+  };
+  if (m.algorithm != Algorithm::cc) record["source"] = external_vertex(graph, m.source);
+  if (m.validation) record["validated"] = m.validation->ok;
+  return record;
+}
+
+std::string failure(const Measurement& m) {
+  return std::string(to_string(m.algorithm)) + " on " + std::string(to_string(m.backend)) +
+         " (engine " + m.engine + ") failed validation: " +
+         (m.validation ? m.validation->message : std::string("not validated"));
+}
+
+}  // namespace grb::app

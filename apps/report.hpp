@@ -1,0 +1,26 @@
+// How measurements are shown: a table row for people, a JSON object per run for programs.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "grb/io.hpp"
+#include "measure.hpp"
+#include "table.hpp"
+
+namespace grb::app {
+
+/// algorithm, backend, engine, prepare ms, ms, GTEPS, validated.
+Table measurement_table();
+void add_row(Table& table, const Measurement& measurement);
+
+/// The --json object of one measurement: graph, n, m, directed, algorithm, engine, backend,
+/// source (the graph's own id; null for cc), runs, ms (median), times_ms, load_ms, prepare_ms,
+/// edges (input edges traversed), teps, validated (null when not validated).
+nlohmann::ordered_json to_json(const io::Graph& graph, double load_ms, const Measurement& measurement);
+
+/// "bfs on cuda (engine vertex-push): <the validator's message>"
+std::string failure(const Measurement& measurement);
+
+}  // namespace grb::app

@@ -1,0 +1,42 @@
+// One algorithm on one backend, as the command runs it: prepare once (copies to the backend and
+// per-graph setup, timed apart from the algorithm), then any number of runs, each of which
+// returns when its result is complete, so that the caller's clock measures the algorithm alone.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bfs/engine.hpp"
+#include "grb/io.hpp"
+#include "grb/types.hpp"
+#include "validate/validate.hpp"
+
+namespace grb::app {
+
+enum class Algorithm { bfs, sssp, cc };
+std::string_view to_string(Algorithm algorithm);
+
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  /// `graph.matrix` is a square host matrix.
+  virtual void prepare(const io::Graph& graph) = 0;
+  /// One run from `source` (ignored by connected components).
+  virtual void run(Index source) = 0;
+  /// The last run's result per vertex, on the host: BFS level, SSSP distance, or CC label (the
+  /// component's smallest vertex); +infinity where the source does not reach.
+  virtual std::vector<double> values() const = 0;
+  /// The last run checked by grb::validate, whose checkers share no code with the algorithms.
+  virtual validate::Result validate(const io::Graph& graph, Index source) const = 0;
+};
+
+/// BFS through the engine registry (levels and parents).
+std::unique_ptr<Runner> make_bfs_runner(const bfs::EngineInfo& engine);
+/// Bellman-Ford over min.plus (algorithms/sssp/bellman_ford.hpp).
+std::unique_ptr<Runner> make_sssp_runner(Backend backend);
+/// FastSV (algorithms/cc/fastsv.hpp); directed graphs give weakly connected components.
+std::unique_ptr<Runner> make_cc_runner(Backend backend);
+
+}  // namespace grb::app

@@ -1,0 +1,51 @@
+// BFS through the engine interface: the engine's prepare() does its own copies and setup.
+#include <limits>
+
+#include "../runner.hpp"
+
+namespace grb::app {
+namespace {
+
+class BfsRunner final : public Runner {
+ public:
+  explicit BfsRunner(const bfs::EngineInfo& info) : engine_(info.make()) {}
+
+  void prepare(const io::Graph& graph) override { engine_->prepare(pattern(graph.matrix)); }
+
+  void run(Index source) override {
+    engine_->run(source, bfs::Options{.parents = true, .level_timing = false});
+    result_.reset();
+  }
+
+  std::vector<double> values() const override {
+    const bfs::Result& searched = result();
+    std::vector<double> values(searched.level.size());
+    for (std::size_t v = 0; v < values.size(); ++v)
+      values[v] = searched.level[v] < 0 ? std::numeric_limits<double>::infinity()
+                                        : static_cast<double>(searched.level[v]);
+    return values;
+  }
+
+  validate::Result validate(const io::Graph& graph, Index source) const override {
+    const bfs::Result& searched = result();
+    return validate::bfs(graph.matrix, source, searched.level, searched.parent);
+  }
+
+ private:
+  std::unique_ptr<bfs::Engine> engine_;
+  // The engine's result, fetched from it once per run.
+  mutable std::unique_ptr<bfs::Result> result_;
+
+  const bfs::Result& result() const {
+    if (!result_) result_ = std::make_unique<bfs::Result>(engine_->result());
+    return *result_;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Runner> make_bfs_runner(const bfs::EngineInfo& engine) {
+  return std::make_unique<BfsRunner>(engine);
+}
+
+}  // namespace grb::app

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Sets up and builds grb (scripts/setup.sh), then runs every test. The test graphs are read
+# from $GRB_DATA_DIR, else ../shared/data beside this checkout, else ./data.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+if [[ -z "${GRB_DATA_DIR:-}" && ! -d "$GRB_SOURCE_DIR/../shared/data" && -d "$GRB_SOURCE_DIR/data" ]]; then
+  export GRB_DATA_DIR="$GRB_SOURCE_DIR/data"
+fi
+ctest --preset "$GRB_PRESET" --output-on-failure --parallel "$(nproc)"

@@ -1,0 +1,112 @@
+# The `grb` command's contract, tested by running it: exit codes (0 success, 1 runtime error
+# with one line on stderr, 2 usage error), --help everywhere, and results on real graphs with
+# answers fixed by others (LAGraph, LDBC Graphalytics).
+set(GRB_CLI_WORK ${CMAKE_CURRENT_BINARY_DIR}/cli)
+file(MAKE_DIRECTORY ${GRB_CLI_WORK})
+set(GRB_CLI_DATA ${PROJECT_SOURCE_DIR}/../shared/data)
+
+# grb_cli_test(NAME <status> [expect.cmake -D settings...] -- <grb arguments...>)
+function(grb_cli_test name status)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "")
+  list(FIND arg_UNPARSED_ARGUMENTS "--" separator)
+  list(SUBLIST arg_UNPARSED_ARGUMENTS 0 ${separator} settings)
+  math(EXPR first_argument "${separator} + 1")
+  set(arguments)
+  list(LENGTH arg_UNPARSED_ARGUMENTS count)
+  if(first_argument LESS count)
+    list(SUBLIST arg_UNPARSED_ARGUMENTS ${first_argument} -1 arguments)
+  endif()
+  list(TRANSFORM settings PREPEND "-D")
+  add_test(NAME cli_${name}
+    COMMAND ${CMAKE_COMMAND} -DEXIT=${status} -DDATA_DIR=${GRB_CLI_DATA} ${settings}
+            -P ${CMAKE_CURRENT_LIST_DIR}/expect.cmake -- $<TARGET_FILE:grb_command> ${arguments}
+    WORKING_DIRECTORY ${GRB_CLI_WORK})
+endfunction()
+
+# Inputs the command must refuse with a clear message.
+file(WRITE ${GRB_CLI_WORK}/rectangular.mtx
+  "%%MatrixMarket matrix coordinate pattern general\n3 4 2\n1 2\n3 4\n")
+file(WRITE ${GRB_CLI_WORK}/negative.mtx
+  "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.5\n2 3 -2\n")
+file(WRITE ${GRB_CLI_WORK}/malformed.mtx
+  "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.5\n2 x 2\n")
+# LAGraph's known BFS levels on karate from vertex 30 (0-based), one `id level` line per vertex.
+set(karate_levels 2 1 2 2 3 3 3 2 1 2 3 3 3 2 2 2 4 2 2 2 2 2 2 2 3 3 2 2 2 2 0 2 1 1)
+set(karate_expected "")
+set(vertex 0)
+foreach(level ${karate_levels})
+  string(APPEND karate_expected "${vertex} ${level}\n")
+  math(EXPR vertex "${vertex} + 1")
+endforeach()
+file(WRITE ${GRB_CLI_WORK}/karate-bfs-30.expected "${karate_expected}")
+# karate is connected (LAGraph): every vertex's canonical component label is vertex 0.
+string(REGEX REPLACE " [0-9]+\n" " 0\n" karate_components "${karate_expected}")
+file(WRITE ${GRB_CLI_WORK}/karate-cc.expected "${karate_components}")
+
+# --help, on the command and on every subcommand.
+grb_cli_test(help 0 STDOUT=Subcommands: -- --help)
+foreach(command bfs sssp cc info convert engines demo)
+  grb_cli_test(help_${command} 0 STDOUT=Usage: -- ${command} --help)
+endforeach()
+grb_cli_test(version 0 STDOUT=^grb -- --version)
+
+# Usage errors: exit 2.
+grb_cli_test(no_subcommand 2 -- )
+grb_cli_test(unknown_subcommand 2 -- frobnicate)
+grb_cli_test(unknown_option 2 -- bfs --kron 4 --frobnicate)
+grb_cli_test(no_graph 2 -- bfs)
+grb_cli_test(two_graphs 2 -- bfs --kron 4 --grid 4)
+grb_cli_test(bad_backend 2 -- bfs --kron 4 --backend gpu)
+grb_cli_test(scale_out_of_range 2 -- bfs --kron 99)
+grb_cli_test(runs_not_a_number 2 -- sssp --kron 4 --runs many)
+grb_cli_test(engine_only_for_bfs 2 -- sssp --kron 4 --engine linalg)
+grb_cli_test(convert_bad_extension 2 -- convert @DATA@/lagraph/karate.mtx karate.txt)
+grb_cli_test(info_without_file 2 -- info)
+
+# Runtime errors: exit 1, one line naming what and where.
+grb_cli_test(missing_file 1 "STDERR=no-such-graph\\.mtx" -- bfs --graph no-such-graph.mtx)
+grb_cli_test(info_missing_file 1 "STDERR=no-such-graph\\.mtx" -- info no-such-graph.mtx)
+grb_cli_test(source_not_a_vertex 1 "STDERR=vertex 34 is not in karate" --
+             bfs --graph @DATA@/lagraph/karate.mtx --source 34)
+grb_cli_test(ldbc_source_not_a_vertex 1 "STDERR=vertex 0 is not in" --
+             bfs --graph @DATA@/ldbc/example-directed.properties --source 0)
+grb_cli_test(non_square 1 "STDERR=rectangular\\.mtx.*3 x 4.*square" --
+             bfs --graph rectangular.mtx)
+grb_cli_test(malformed_file 1 "STDERR=malformed\\.mtx:4" -- cc --graph malformed.mtx)
+grb_cli_test(negative_weight 1 "STDERR=negative" -- sssp --graph negative.mtx --source 0)
+grb_cli_test(unknown_engine 1 "STDERR=no-such-engine" -- bfs --kron 4 --engine no-such-engine)
+
+# Results on real graphs, validated and compared with answers fixed by others.
+grb_cli_test(bfs_karate 0 OUTPUT=karate-bfs.out EXPECTED=karate-bfs-30.expected
+             "STDOUT=cpu +linalg.* yes" --
+             bfs --graph @DATA@/lagraph/karate.mtx --source 30 --validate --output karate-bfs.out)
+grb_cli_test(cc_karate 0 OUTPUT=karate-cc.out EXPECTED=karate-cc.expected --
+             cc --graph @DATA@/lagraph/karate.mtx --validate --output karate-cc.out)
+grb_cli_test(sssp_berlin 0 "STDOUT=sssp +cpu.* yes" NOT_STDOUT=FAILED --
+             sssp --graph @DATA@/road/berlin-center.mtx --source 1 --validate --runs 1)
+grb_cli_test(bfs_ldbc_directed 0 OUTPUT=example-directed-bfs.out
+             EXPECTED=@DATA@/ldbc/example-directed-BFS UNREACHABLE=9223372036854775807 SORT_LINES=ON --
+             bfs --graph @DATA@/ldbc/example-directed.properties --validate
+             --output example-directed-bfs.out)
+grb_cli_test(bfs_ldbc_undirected 0 OUTPUT=test-bfs-undirected.out
+             EXPECTED=@DATA@/ldbc/test-bfs-undirected-BFS UNREACHABLE=9223372036854775807 SORT_LINES=ON --
+             bfs --graph @DATA@/ldbc/test-bfs-undirected.properties --validate
+             --output test-bfs-undirected.out)
+grb_cli_test(cc_ldbc_directed 0 "STDOUT=cc +cpu.* yes" --
+             cc --graph @DATA@/ldbc/test-wcc-directed.properties --validate)
+grb_cli_test(info_karate 0 "STDOUT=vertices \\(n\\) +34\n.*stored edges \\(m\\) +156\n" --
+             info @DATA@/lagraph/karate.mtx)
+grb_cli_test(engines 0 "STDOUT=linalg +cpu" -- engines)
+grb_cli_test(json 0 "STDOUT=^{[^\n]*\"algorithm\":\"bfs\"[^\n]*\"validated\":true[^\n]*}\n"
+             NOT_STDOUT=FAILED -- bfs --kron 8 --backend cpu --validate --json --runs 1)
+grb_cli_test(grid_sssp 0 "STDOUT=sssp +cpu.* yes" -- sssp --grid 20 --validate --runs 1)
+grb_cli_test(demo 0 "STDOUT=bfs +cpu +linalg.*sssp +cpu.*cc +cpu" NOT_STDOUT=FAILED --
+             demo --scale 8 --runs 1)
+
+# A converted graph reads back the same: karate -> .grb -> the same BFS levels.
+grb_cli_test(convert_karate 0 "STDOUT=wrote karate\\.grb: n 34, m 156" --
+             convert @DATA@/lagraph/karate.mtx karate.grb)
+grb_cli_test(bfs_converted 0 OUTPUT=karate-grb-bfs.out EXPECTED=karate-bfs-30.expected --
+             bfs --graph karate.grb --source 30 --validate --output karate-grb-bfs.out)
+set_tests_properties(cli_convert_karate PROPERTIES FIXTURES_SETUP karate_grb)
+set_tests_properties(cli_bfs_converted PROPERTIES FIXTURES_REQUIRED karate_grb)
