@@ -266,3 +266,58 @@ TEST_CASE("binary: wrong magic, version, sizes, checksum, truncation") {
   expect("inconsistent.grb", body + std::string(reinterpret_cast<const char*>(&sum), 8),
          "out of range, out of order or repeated");
 }
+
+TEST_CASE("mutated files: every reader either reads them or throws a grb::Error") {
+  // Deterministic damage (byte changes, cuts, inserted separators) to one file of each format;
+  // anything but success or a grb::Error (another exception, a crash under the sanitizers) fails.
+  grb::test::TempDir temp;
+  const auto ldbc = grb::test::data_dir() / "ldbc";
+  for (const char* name : {"example-directed.properties", "example-directed.v", "example-directed.e"})
+    std::filesystem::copy_file(ldbc / name, temp.path() / name);
+  grb::io::write_binary(temp.path() / "graph.grb", grb::io::read_graph(ldbc / "example-directed.properties"));
+  std::filesystem::copy_file(grb::test::data_file("lagraph/west0067.mtx"), temp.path() / "west.mtx");
+  temp.write("edges.txt", "# weighted\n0 1 0.5\n1 2 1.5\n2 0 -3\n7,3,1e5\n3\t4\t0\n");
+
+  auto slurp = [](const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const char replacements[] = {'0', '9', '-', ' ', '\n', '\r', ',', '%', '#', 'e', '.', 'x', '\0', '\x89'};
+  std::uint64_t state = 12345;
+  auto random = [&](std::uint64_t bound) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % bound;
+  };
+  for (const char* target : {"west.mtx", "edges.txt", "example-directed.v", "example-directed.e",
+                             "example-directed.properties", "graph.grb"}) {
+    CAPTURE(target);
+    const auto path = temp.path() / target;
+    const std::string original = slurp(path);
+    const auto read_path = std::string(target).rfind("example-directed", 0) == 0
+                               ? temp.path() / "example-directed.properties"
+                               : path;
+    int errors = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+      std::string damaged = original;
+      const int edits = 1 + static_cast<int>(random(3));
+      for (int k = 0; k < edits && !damaged.empty(); ++k) {
+        const std::size_t at = random(damaged.size());
+        switch (random(3)) {
+          case 0: damaged[at] = replacements[random(sizeof replacements)]; break;
+          case 1: damaged.resize(at); break;
+          default: damaged.insert(at, 1, replacements[random(sizeof replacements)]); break;
+        }
+      }
+      temp.write(target, damaged);
+      try {
+        grb::io::read_graph(read_path);
+      } catch (const grb::Error&) {
+        ++errors;
+      } catch (const std::exception& other) {
+        FAIL("not a grb::Error: " << other.what());
+      }
+    }
+    CHECK(errors > 0);  // the damage was noticed at least some of the time
+    temp.write(target, original);
+  }
+}

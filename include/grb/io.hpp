@@ -112,7 +112,8 @@ Graph read_ldbc(const std::filesystem::path& path, const ReadOptions& options = 
 ///   (nrows + 1 u64), column ids (nvals u32), values (nvals f64), vertex ids (nrows u64, if
 ///   flagged); then a u64 checksum (FNV-1a over 8-byte words) of everything before it.
 /// read_binary checks magic, version, sizes against the file length, the checksum and the CSR
-/// structure; any mismatch is a grb::ParseError naming the file.
+/// structure; any mismatch is a grb::ParseError naming the file (at line 0: binary files have
+/// no lines; the message says what is wrong).
 void write_binary(const std::filesystem::path& path, const Graph& graph);
 Graph read_binary(const std::filesystem::path& path);
 

@@ -96,7 +96,10 @@ LineReader::LineReader(const std::filesystem::path& path, bool progress)
                   ": it is gzip-compressed and grb was built without zlib (decompress it first)");
 #endif
   }
-  buffer_.resize(chunk_bytes);
+  // Small files get a buffer of their size: many small reads (tests, LDBC property files)
+  // should not each pay for a 16 MB allocation.
+  buffer_.resize(gzip ? chunk_bytes
+                      : static_cast<std::size_t>(std::clamp<std::uint64_t>(file_bytes_ + 1, 4096, chunk_bytes)));
 }
 
 LineReader::~LineReader() = default;
