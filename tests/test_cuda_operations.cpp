@@ -92,10 +92,14 @@ void check_same(const grb::Vector<T>& cpu, const grb::Vector<T>& cuda, bool comp
   std::vector<T> cv, gv;
   cpu.extract_tuples(ci, cv);
   cuda.extract_tuples(gi, gv);
+  INFO("cpu " << ci.size() << " entries (nvals " << cpu.nvals() << "), cuda " << gi.size()
+              << " entries (nvals " << cuda.nvals() << ", "
+              << (cuda.format() == grb::VectorFormat::dense ? "dense" : "sparse") << ")");
+  if (!ci.empty() && !gi.empty()) INFO("first index cpu " << ci[0] << ", cuda " << gi[0]);
   REQUIRE(ci == gi);
   if (!compare_values) return;
   for (std::size_t e = 0; e < cv.size(); ++e) {
-    INFO("index " << ci[e]);
+    INFO("index " << ci[e] << ": cpu " << cv[e] << ", cuda " << gv[e]);
     CHECK(close<T>(cv[e], gv[e]));
   }
 }
@@ -109,11 +113,12 @@ void check_same(const grb::Matrix<T>& cpu, const grb::Matrix<T>& cuda, bool comp
   std::vector<T> cv, gv;
   cpu.extract_tuples(cr, cc, cv);
   cuda.extract_tuples(gr, gc, gv);
+  INFO("cpu " << cr.size() << " entries, cuda " << gr.size() << " entries");
   REQUIRE(cr == gr);
   REQUIRE(cc == gc);
   if (!compare_values) return;
   for (std::size_t e = 0; e < cv.size(); ++e) {
-    INFO("entry (" << cr[e] << ", " << cc[e] << ")");
+    INFO("entry (" << cr[e] << ", " << cc[e] << "): cpu " << cv[e] << ", cuda " << gv[e]);
     CHECK(close<T>(cv[e], gv[e]));
   }
 }
@@ -144,7 +149,7 @@ grb::Descriptor descriptor_for(const MaskKind& kind, grb::MxvStrategy strategy =
 template <class Output, class MaskObject, class Operation>
 void differential(const Output& output, const MaskObject* mask, const MaskKind& kind,
                   const grb::Descriptor& desc, Operation operation, bool compare_values = true) {
-  INFO("mask " << kind.name);
+  INFO("mask " << std::string(kind.name));
   Output cpu = output;
   Output cuda = output.to(Backend::cuda);
   if (!kind.use_mask) {
@@ -294,22 +299,23 @@ TEST_CASE("cuda element-wise vector operations match the cpu") {
       const auto old = random_vector<double>(size, 0.3, rng);
       for (const MaskKind& kind : mask_kinds) {
         const auto desc = descriptor_for(kind);
-        auto run = [&](auto operation) {
+        auto run = [&](int line, auto operation) {
+        INFO("operation at line " << line);
           differential(old, &mask, kind, desc, operation);
         };
-        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
           grb::ewise_add(w, m, grb::no_accum, grb::min<double>{}, on(u, b), on(v, b), d);
         });
-        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
           grb::ewise_mult(w, m, grb::plus<double>{}, grb::times<double>{}, on(u, b), on(v, b), d);
         });
-        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
           grb::apply(w, m, grb::no_accum, grb::ainv<double>{}, on(u, b), d);
         });
-        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
           grb::select(w, m, grb::max<double>{}, grb::value_gt<double>{2.0}, on(u, b), d);
         });
-        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
           grb::assign(w, m, grb::no_accum, 3.5, grb::all, d);
         });
         // Index lists: unsorted, with a repeat (the last position wins).
@@ -317,13 +323,13 @@ TEST_CASE("cuda element-wise vector operations match the cpu") {
         for (Index i = 0; i < size; i += 3) ids.push_back(size - 1 - i);
         if (!ids.empty()) ids.push_back(ids.front());
         const auto source = random_vector<double>(Index(ids.size()), 0.6, rng);
-        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
           grb::assign(w, m, grb::plus<double>{}, on(source, b), grb::IndexList(ids), d);
         });
-        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
           grb::assign(w, m, grb::no_accum, on(source, b), grb::IndexList(ids), d);
         });
-        run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
           grb::assign(w, m, grb::min<double>{}, -1.0, grb::IndexList(ids), d);
         });
       }
@@ -361,25 +367,26 @@ TEST_CASE("cuda matrix operations match the cpu") {
     const auto c = random_matrix<double>(square, rng);
     for (const MaskKind& kind : mask_kinds) {
       const auto desc = descriptor_for(kind);
-      auto run = [&](auto operation) {
+      auto run = [&](int line, auto operation) {
+        INFO("operation at line " << line);
         differential(old, &mask, kind, desc, operation);
       };
-      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+      run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::ewise_add(w, m, grb::no_accum, grb::plus<double>{}, on(a, be), on(b, be), d);
       });
-      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+      run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::ewise_mult(w, m, grb::min<double>{}, grb::times<double>{}, on(a, be), on(b, be), d);
       });
-      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+      run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::apply(w, m, grb::plus<double>{}, grb::abs<double>{}, on(a, be), d);
       });
-      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+      run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::select(w, m, grb::no_accum, grb::tril{-1}, on(a, be), d);
       });
-      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+      run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::mxm(w, m, grb::no_accum, grb::plus_times<double>{}, on(a, be), on(c, be), d);
       });
-      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+      run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::mxm(w, m, grb::plus<double>{}, grb::min_plus<double>{}, on(a, be), on(c, be), d);
       });
       std::vector<Index> rows, cols;
@@ -387,13 +394,13 @@ TEST_CASE("cuda matrix operations match the cpu") {
       for (Index j = 0; j < shape.ncols; j += 3) cols.push_back(j);
       if (!cols.empty()) cols.push_back(cols.front());
       const auto source = random_matrix<double>({Index(rows.size()), Index(cols.size()), 0.4, false}, rng);
-      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+      run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::assign(w, m, grb::no_accum, on(source, be), grb::IndexList(rows), grb::IndexList(cols), d);
       });
-      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+      run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::assign(w, m, grb::plus<double>{}, on(source, be), grb::IndexList(rows), grb::IndexList(cols), d);
       });
-      run([&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+      run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::assign(w, m, grb::max<double>{}, 2.0, grb::IndexList(rows), grb::all, d);
       });
     }

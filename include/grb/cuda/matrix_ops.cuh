@@ -1,10 +1,12 @@
 // The element-wise matrix operations on the GPU: ewise_add/ewise_mult, apply, select, extract,
 // assign and transpose. Results are built row by row (one thread per row, two passes: count, then
 // write at CUB-scanned offsets; see build_rows); where a row's entries come out of column order
-// (extract and assign with index lists) a CUB segmented sort puts them back. Semantics are the
+// (extract with a column list) a CUB segmented sort puts them back, and assign sorts its source
+// entries by target position first. Semantics are the
 // cpu backend's (grb/cpu/*.hpp).
 #pragma once
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 
 #include <string>
@@ -107,97 +109,106 @@ struct ExtractRow {
   }
 };
 
-/// The source of a matrix assign, row p: a matrix's row, or every list column with one scalar.
+/// listed[i] = 1 for every index the list names (every index for `all`).
+__global__ inline void mark_listed_matrix(Index count, IndexListView list, std::uint8_t* listed) {
+  GRB_GRID_STRIDE_LOOP(p, count) listed[list(static_cast<Index>(p))] = 1;
+}
+
+inline DeviceArray<std::uint8_t> listed_in(const IndexList& indices, const IndexListView& list,
+                                           Index dimension) {
+  auto listed = device_array<std::uint8_t>(dimension);
+  if (dimension == 0) return listed;
+  if (indices.is_all()) {
+    GRB_CUDA_CHECK(cudaMemsetAsync(listed.data(), 1, dimension, 0));
+    return listed;
+  }
+  fill_zero(listed.data(), dimension);
+  const Index count = static_cast<Index>(indices.ids().size());
+  if (count > 0) {
+    mark_listed_matrix<<<blocks_for(count), block_threads>>>(count, list, listed.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  return listed;
+}
+
+/// Source entry e of a matrix assign as its target key (rows(p) << 32 | cols(q)) and value, in
+/// source (row-major) order; a scalar source is every (p, q) of the lists.
 template <class S>
-struct AssignSource {
-  bool scalar = false;
-  S scalar_value{};
-  Index scalar_columns = 0;
-  CsrView<S> matrix;
-
-  __device__ Offset count(Index p) const {
-    return scalar ? scalar_columns : matrix.row_offsets[p + 1] - matrix.row_offsets[p];
-  }
-  __device__ void entry(Index p, Offset at, Index& q, S& value) const {
+__global__ void assign_matrix_targets(Offset entries, CsrView<S> source, bool scalar,
+                                      S scalar_value, Index scalar_columns, IndexListView rows,
+                                      IndexListView cols, std::uint64_t* keys, S* values) {
+  GRB_GRID_STRIDE_LOOP(e, entries) {
+    Index p, q;
     if (scalar) {
-      q = static_cast<Index>(at);
-      value = scalar_value;
+      p = static_cast<Index>(e / scalar_columns);
+      q = static_cast<Index>(e % scalar_columns);
+      values[e] = scalar_value;
     } else {
-      const Offset e = matrix.row_offsets[p] + at;
-      q = matrix.col_indices[e];
-      value = matrix.values[e];
+      p = owner_of(source.row_offsets, source.nrows, Offset{e});
+      q = source.col_indices[e];
+      values[e] = source.values[e];
     }
+    keys[e] = (std::uint64_t(rows(p)) << 32) | cols(q);
   }
-  __device__ bool has(Index p, Index q) const {
-    return scalar ? q < scalar_columns : matrix.find(p, q) != ~Offset{0};
-  }
-};
+}
 
-/// Row i of Z for assign: the old row outside the region; inside it the source (combined with
-/// the old entries by accum, or replacing them). Entries come out of column order.
+/// Row i of Z for assign: the old row (less the region without an accumulator) merged with the
+/// source entries sent to row i, which are folded through accum in source order (or, without
+/// one, the last wins): the cpu backend's rule for repeated indices.
 template <class C, class S, class Accum>
 struct AssignRow {
   CsrView<C> old;
-  AssignSource<S> source;
-  const Index* row_position;  // p + 1, or 0 for rows outside the region
-  const Index* col_position;  // q + 1, or 0 for columns outside the region
-  IndexListView cols;
+  const std::uint64_t* keys;
+  const S* values;
+  Offset entries;
+  const std::uint8_t* row_listed;
+  const std::uint8_t* col_listed;
   Accum accum;
 
-  __device__ void operator()(Index i, RowSink<C>& sink) const {
-    const Index p1 = row_position[i];
-    for (Offset e = old.row_offsets[i]; e < old.row_offsets[i + 1]; ++e) {
-      const Index j = old.col_indices[e];
-      const Index q1 = col_position[j];
-      if (p1 == 0 || q1 == 0) {
-        sink.push(j, old.values[e]);
-      } else if constexpr (has_accum<Accum>) {
-        // An old entry in the region survives when the source has nothing at its position.
-        if (!source.has(p1 - 1, q1 - 1)) sink.push(j, old.values[e]);
-      }
+  __device__ Offset first_key(std::uint64_t key) const {
+    Offset low = 0, high = entries;
+    while (low < high) {
+      const Offset middle = low + (high - low) / 2;
+      if (keys[middle] < key) low = middle + 1;
+      else high = middle;
     }
-    if (p1 == 0) return;
-    const Index p = p1 - 1;
-    const Offset count = source.count(p);
-    for (Offset at = 0; at < count; ++at) {
-      Index q;
-      S value;
-      source.entry(p, at, q, value);
-      const Index j = cols(q);
-      if (col_position[j] != q + 1) continue;  // a repeated column: its last position wins
-      if constexpr (has_accum<Accum>) {
-        const Offset e = old.find(i, j);
-        if (e != ~Offset{0}) {
-          sink.push(j, static_cast<C>(accum(old.values[e], value)));
-          continue;
-        }
+    return low;
+  }
+
+  __device__ void operator()(Index i, RowSink<C>& sink) const {
+    const bool clear_region = !has_accum<Accum> && row_listed[i];
+    Offset a = old.row_offsets[i];
+    const Offset a_end = old.row_offsets[i + 1];
+    Offset s = first_key(std::uint64_t(i) << 32);
+    const Offset s_end = first_key(std::uint64_t(i + 1) << 32);
+    while (a < a_end || s < s_end) {
+      if (a < a_end && clear_region && col_listed[old.col_indices[a]]) {
+        ++a;
+        continue;
       }
-      sink.push(j, static_cast<C>(value));
+      const Index ja = a < a_end ? old.col_indices[a] : no_index;
+      const Index js = s < s_end ? static_cast<Index>(keys[s] & 0xffffffffu) : no_index;
+      const Index j = ja < js ? ja : js;
+      bool has = false;
+      C value{};
+      if (ja == j) has = true, value = old.values[a++];
+      for (; s < s_end && static_cast<Index>(keys[s] & 0xffffffffu) == j; ++s) {
+        if constexpr (has_accum<Accum>) {
+          value = has ? static_cast<C>(accum(value, values[s])) : static_cast<C>(values[s]);
+        } else {
+          value = static_cast<C>(values[s]);
+        }
+        has = true;
+      }
+      sink.push(j, value);
     }
   }
 };
 
-/// position[i] = 1 + the last list position holding i (0 where none), for a list over `dimension`.
-__global__ inline void mark_positions(Index count, IndexListView list, Index* position) {
-  GRB_GRID_STRIDE_LOOP(p, count)
-  atomicMax(&position[list(static_cast<Index>(p))], static_cast<Index>(p) + 1);
-}
-
-inline DeviceArray<Index> positions_of(const DeviceIndexList& list, Index count,
-                                       Index dimension) {
-  auto position = device_array<Index>(dimension);
-  fill_zero(position.data(), dimension);
-  if (count > 0) {
-    mark_positions<<<blocks_for(count), block_threads>>>(count, list.view(), position.data());
-    GRB_CUDA_CHECK_LAUNCH();
-  }
-  return position;
-}
-
 template <class C, class Mask, class Accum, class S>
 void assign_matrix(Matrix<C>& c, const Mask& mask, const Accum& accum, Index source_nrows,
-                   Index source_ncols, const AssignSource<S>& source, const IndexList& rows,
-                   const IndexList& cols, const Descriptor& desc) {
+                   Index source_ncols, const Csr<S>* source, S scalar_value,
+                   const IndexList& rows, const IndexList& cols, const Descriptor& desc) {
   grb::cpu::detail::check_indices(rows, c.nrows(), "assign", "row index");
   grb::cpu::detail::check_indices(cols, c.ncols(), "assign", "column index");
   const Index row_count = rows.size(c.nrows()), col_count = cols.size(c.ncols());
@@ -206,12 +217,29 @@ void assign_matrix(Matrix<C>& c, const Mask& mask, const Accum& accum, Index sou
                                      shape(row_count, col_count) + " indices");
   const auto mask_view = matrix_mask(mask, desc, c.nrows(), c.ncols(), "assign");
   const DeviceIndexList row_list(rows), col_list(cols);
-  const auto row_position = positions_of(row_list, row_count, c.nrows());
-  const auto col_position = positions_of(col_list, col_count, c.ncols());
-  AssignRow<C, S, Accum> program{view_of(c.csr()), source,      row_position.data(),
-                                 col_position.data(), col_list.view(), accum};
-  Csr<C> z = sort_rows(build_rows<C>(c.nrows(), c.ncols(), program));
-  write_back(c, mask_view, no_accum, std::move(z), desc);
+  const auto row_listed = listed_in(rows, row_list.view(), c.nrows());
+  const auto col_listed = listed_in(cols, col_list.view(), c.ncols());
+  const Offset entries = source ? source->nvals() : Offset(row_count) * col_count;
+  auto keys = device_array<std::uint64_t>(entries);
+  auto values = device_array<S>(entries);
+  auto sorted_keys = device_array<std::uint64_t>(entries);
+  auto sorted_values = device_array<S>(entries);
+  if (entries > 0) {
+    assign_matrix_targets<<<blocks_for(entries), block_threads>>>(
+        entries, source ? view_of(*source) : CsrView<S>{}, source == nullptr, scalar_value,
+        col_count, row_list.view(), col_list.view(), keys.data(), values.data());
+    GRB_CUDA_CHECK_LAUNCH();
+    // A stable sort: entries sent to one position keep their source order.
+    const std::int64_t items = static_cast<std::int64_t>(entries);
+    cub_run([&](void* temporary, std::size_t& bytes) {
+      return cub::DeviceRadixSort::SortPairs(temporary, bytes, keys.data(), sorted_keys.data(),
+                                             values.data(), sorted_values.data(), items);
+    });
+  }
+  AssignRow<C, S, Accum> program{view_of(c.csr()), sorted_keys.data(), sorted_values.data(),
+                                 entries,          row_listed.data(),  col_listed.data(),
+                                 accum};
+  write_back(c, mask_view, no_accum, build_rows<C>(c.nrows(), c.ncols(), program), desc);
 }
 
 }  // namespace grb::cuda::detail
@@ -302,21 +330,17 @@ template <class C, class Mask, class Accum, class A>
 void assign(Matrix<C>& c, const Mask& mask, const Accum& accum, const Matrix<A>& a,
             const IndexList& rows, const IndexList& cols, const Descriptor& desc) {
   const Csr<A>& source = detail::rows_of(a, desc.transpose_first);
-  detail::AssignSource<A> view;
-  view.matrix = detail::view_of(source);
-  detail::assign_matrix(c, mask, accum, source.nrows, source.ncols, view, rows, cols, desc);
+  detail::assign_matrix(c, mask, accum, source.nrows, source.ncols, &source, A{}, rows, cols,
+                        desc);
 }
 
 template <class C, class Mask, class Accum, class Scalar>
   requires std::is_arithmetic_v<Scalar>
 void assign(Matrix<C>& c, const Mask& mask, const Accum& accum, Scalar value,
             const IndexList& rows, const IndexList& cols, const Descriptor& desc) {
-  detail::AssignSource<Scalar> view;
-  view.scalar = true;
-  view.scalar_value = value;
-  view.scalar_columns = cols.size(c.ncols());
-  detail::assign_matrix(c, mask, accum, rows.size(c.nrows()), view.scalar_columns, view, rows,
-                        cols, desc);
+  detail::assign_matrix<C, Mask, Accum, Scalar>(c, mask, accum, rows.size(c.nrows()),
+                                                cols.size(c.ncols()), nullptr, value, rows, cols,
+                                                desc);
 }
 
 template <class C, class Mask, class Accum, class A>

@@ -464,6 +464,12 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
   const auto mask_view = vector_mask(mask, desc, output_size, operation, &allowed);
   // The pull matrix has a row per output; mxv reads A's rows, vxm A's columns.
   const bool pull_is_csc = is_vxm != transposed;
+  if constexpr (!cusparse_supports<Semiring, W, A, U>()) {
+    if (desc.strategy == MxvStrategy::cusparse)
+      throw InvalidValue(std::string(operation) +
+                         ": the cusparse strategy needs plus_times on float or double, with "
+                         "the matrix, vector and semiring of one type");
+  }
   DenseResult<Z> t(output_size);
   t.clear();
   if (allowed > 0 && u.nvals() > 0 && a.nvals() > 0) {
@@ -471,13 +477,8 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
     constexpr bool early_exit = grb::detail::is_any_monoid<typename Semiring::add_type>() ||
                                 grb::detail::has_terminal<typename Semiring::add_type>();
     if (desc.strategy == MxvStrategy::cusparse) {
-      if constexpr (cusparse_supports<Semiring, W, A, U>()) {
+      if constexpr (cusparse_supports<Semiring, W, A, U>())
         cusparse_spmv(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view);
-      } else {
-        throw InvalidValue(std::string(operation) +
-                           ": the cusparse strategy needs plus_times on float or double, with "
-                           "the matrix, vector and semiring of one type");
-      }
     } else if (choose_push(desc.strategy, early_exit, u.nvals(), input_size, allowed,
                            output_size, a.nvals())) {
       push(t, pull_is_csc ? a.csr() : a.csc(), u, mask_view, semiring.add, product);

@@ -4,6 +4,7 @@
 // the shared write-back. Semantics are the cpu backend's (grb/cpu/*.hpp).
 #pragma once
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 
@@ -11,6 +12,7 @@
 #include <string>
 #include <type_traits>
 
+#include "grb/cuda/mxv.cuh"
 #include "grb/cuda/views.cuh"
 #include "grb/cuda/write_back.cuh"
 
@@ -77,51 +79,73 @@ __global__ void select_vector_kernel(Index size, const U* u_values, const std::u
   }
 }
 
-template <class W, class U, class Accum>
-__global__ void assign_vector_kernel(Index size, VectorView<W> old, const Index* position,
-                                     const std::uint8_t* listed, const U* source_values,
-                                     const std::uint8_t* source_present, bool scalar,
-                                     U scalar_value, Accum accum, W* z_values,
-                                     std::uint8_t* z_present) {
+/// listed[i] = 1 for every index the list names (every index for `all`).
+__global__ inline void mark_listed(Index count, IndexListView list, std::uint8_t* listed) {
+  GRB_GRID_STRIDE_LOOP(p, count) listed[list(static_cast<Index>(p))] = 1;
+}
+
+inline DeviceArray<std::uint8_t> listed_flags(const IndexList& indices, const IndexListView& list,
+                                              Index dimension) {
+  auto listed = device_array<std::uint8_t>(dimension);
+  if (dimension == 0) return listed;
+  if (indices.is_all()) {
+    GRB_CUDA_CHECK(cudaMemsetAsync(listed.data(), 1, dimension, 0));
+    return listed;
+  }
+  fill_zero(listed.data(), dimension);
+  const Index count = static_cast<Index>(indices.ids().size());
+  if (count > 0) {
+    mark_listed<<<blocks_for(count), block_threads>>>(count, list, listed.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  return listed;
+}
+
+/// The source entries of a vector assign as (target index, value), in source order.
+template <class S>
+__global__ void assign_targets(Index count, const Index* positions, const S* values,
+                               bool scalar, S scalar_value, IndexListView list, Index* targets,
+                               S* target_values) {
+  GRB_GRID_STRIDE_LOOP(e, count) {
+    const Index p = scalar ? static_cast<Index>(e) : positions[e];
+    targets[e] = list(p);
+    target_values[e] = scalar ? scalar_value : values[e];
+  }
+}
+
+/// Z(i): the old entry (unless the region is cleared), then every source entry sent to i, in
+/// source order: folded through accum, or (without one) the last one wins.
+template <class W, class S, class Accum>
+__global__ void assign_vector_kernel(Index size, VectorView<W> old, const std::uint8_t* listed,
+                                     Offset entries, const Index* targets, const S* values,
+                                     Accum accum, W* z_values, std::uint8_t* z_present) {
   GRB_GRID_STRIDE_LOOP(at, size) {
     const Index i = static_cast<Index>(at);
-    W old_value{};
-    const bool has_old = old.find(i, old_value);
-    bool has = false;
     W value{};
-    if (!listed[i]) {
-      if (has_old) has = true, value = old_value;
-    } else {
-      const Index p = position[i];
-      const bool has_source = scalar || source_present[p] != 0;
-      const U source = scalar ? scalar_value : (has_source ? source_values[p] : U{});
+    bool has = old.find(i, value);
+    if (!has_accum<Accum> && listed[i]) has = false;
+    Offset low = 0, high = entries;
+    while (low < high) {
+      const Offset middle = low + (high - low) / 2;
+      if (targets[middle] < i) low = middle + 1;
+      else high = middle;
+    }
+    for (Offset e = low; e < entries && targets[e] == i; ++e) {
       if constexpr (has_accum<Accum>) {
-        if (has_old && has_source) has = true, value = static_cast<W>(accum(old_value, source));
-        else if (has_old) has = true, value = old_value;
-        else if (has_source) has = true, value = static_cast<W>(source);
-      } else if (has_source) {
-        has = true, value = static_cast<W>(source);
+        value = has ? static_cast<W>(accum(value, values[e])) : static_cast<W>(values[e]);
+      } else {
+        value = static_cast<W>(values[e]);
       }
+      has = true;
     }
     z_present[i] = has ? 1 : 0;
-    z_values[i] = value;
+    z_values[i] = has ? value : W{};
   }
 }
 
-/// listed[i] = 1 for every listed i; position[i] = the last list position holding i (the cpu
-/// backend lets later positions overwrite earlier ones; atomicMax picks the same one).
-__global__ inline void mark_listed(Index count, IndexListView list, Index* position,
-                                   std::uint8_t* listed) {
-  GRB_GRID_STRIDE_LOOP(p, count) {
-    const Index i = list(static_cast<Index>(p));
-    listed[i] = 1;
-    atomicMax(&position[i], static_cast<Index>(p));
-  }
-}
-
-template <class W, class Mask, class Accum, class U>
+template <class W, class Mask, class Accum, class S>
 void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index source_size,
-                   const Vector<U>* source, U scalar_value, const IndexList& indices,
+                   const Vector<S>* source, S scalar_value, const IndexList& indices,
                    const Descriptor& desc) {
   grb::cpu::detail::check_indices(indices, w.size(), "assign", "index");
   const Index count = indices.size(w.size());
@@ -133,26 +157,31 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
   DenseResult<W> z(n);
   if (n > 0) {
     const DeviceIndexList list(indices);
-    auto position = device_array<Index>(n);
-    auto listed = device_array<std::uint8_t>(n);
-    fill_zero(position.data(), n);
-    fill_zero(listed.data(), n);
-    if (count > 0) {
-      mark_listed<<<blocks_for(count), block_threads>>>(count, list.view(), position.data(),
-                                                        listed.data());
+    const auto listed = listed_flags(indices, list.view(), n);
+    // The source's entries, stably sorted by target: entries sent to one index stay in order.
+    std::optional<SparseInput<S>> input;
+    if (source) input.emplace(*source);
+    const Index entries = source ? input->nvals() : count;
+    auto targets = device_array<Index>(entries);
+    auto values = device_array<S>(entries);
+    auto sorted_targets = device_array<Index>(entries);
+    auto sorted_values = device_array<S>(entries);
+    if (entries > 0) {
+      assign_targets<<<blocks_for(entries), block_threads>>>(
+          entries, source ? input->indices() : nullptr, source ? input->values() : nullptr,
+          source == nullptr, scalar_value, list.view(), targets.data(), values.data());
       GRB_CUDA_CHECK_LAUNCH();
-    }
-    const U* source_values = nullptr;
-    const std::uint8_t* source_present = nullptr;
-    std::optional<DenseInput<U>> input;
-    if (source) {
-      input.emplace(*source);
-      source_values = input->values();
-      source_present = input->present();
+      const std::int64_t items = entries;
+      cub_run([&](void* temporary, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortPairs(temporary, bytes, targets.data(),
+                                               sorted_targets.data(), values.data(),
+                                               sorted_values.data(), items, 0,
+                                               key_bits(n - 1));
+      });
     }
     assign_vector_kernel<<<blocks_for(n), block_threads>>>(
-        n, view_of(w), position.data(), listed.data(), source_values, source_present,
-        source == nullptr, scalar_value, accum, z.values.data(), z.present.data());
+        n, view_of(w), listed.data(), Offset{entries}, sorted_targets.data(),
+        sorted_values.data(), accum, z.values.data(), z.present.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   write_back(w, mask_view, no_accum, std::move(z), desc);
