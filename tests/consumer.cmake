@@ -1,5 +1,5 @@
 # Tests of grb as its users meet it, from outside: the installed package (a tiny project using
-# find_package(grb), tests/consumer) and the `grb` command (tests/cli).
+# find_package(grb), tests/consumer, which also builds README.md's example) and the `grb` command (tests/cli).
 add_test(NAME consumer
   COMMAND ${CMAKE_COMMAND}
     -DGRB_BUILD_DIR=${PROJECT_BINARY_DIR}
@@ -8,6 +8,7 @@ add_test(NAME consumer
     -DGENERATOR=${CMAKE_GENERATOR}
     -DCXX_COMPILER=${CMAKE_CXX_COMPILER}
     -DBUILD_TYPE=${CMAKE_BUILD_TYPE}
+    -DREADME=${PROJECT_SOURCE_DIR}/README.md
     -P ${CMAKE_CURRENT_LIST_DIR}/consumer/check.cmake)
 
 if(TARGET grb_command)

@@ -28,7 +28,8 @@ int main() {
   }
 
   const grb::Matrix<double> grid = grb::generate::grid(16);
-  const grb::algorithms::BfsResult result = grb::algorithms::bfs(grb::pattern(grid), 0);
+  const grb::Index center = 8 * 16 + 8;
+  const grb::algorithms::BfsResult result = grb::algorithms::bfs(grb::pattern(grid), center);
   std::vector<grb::Index> indices;
   std::vector<std::int32_t> values;
   std::vector<grb::Index> parent_indices, parent_values;
@@ -39,7 +40,7 @@ int main() {
   for (std::size_t e = 0; e < indices.size(); ++e) level[indices[e]] = values[e];
   for (std::size_t e = 0; e < parent_indices.size(); ++e)
     parent[parent_indices[e]] = parent_values[e];
-  const grb::validate::Result check = grb::validate::bfs(grid, 0, level, parent);
+  const grb::validate::Result check = grb::validate::bfs(grid, center, level, parent);
   if (!check) {
     std::fprintf(stderr, "consumer: BFS on a grid failed validation: %s\n", check.message.c_str());
     return 1;
