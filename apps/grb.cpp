@@ -26,6 +26,10 @@ int main(int argc, char** argv) {
                "and cuda backends",
                "grb");
   app.require_subcommand(1);
+  app.footer(
+      "Vertex ids are 0-based for Matrix Market files and generated graphs, the file's own ids for "
+      "LDBC graphs and edge lists.\nExit status: 0 success, 1 runtime error (one line on stderr), "
+      "2 usage error.");
   app.set_version_flag("--version", "grb " GRB_VERSION);
   grb::app::add_algorithm_commands(app);
   grb::app::add_info_command(app);
