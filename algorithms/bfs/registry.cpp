@@ -53,7 +53,7 @@ const std::vector<EngineInfo>& engines() {
        Backend::cuda, frontier::make_direction_optimized},
       {"cub-select", "plain-store expansion; next frontier compacted by cub::DeviceSelect",
        Backend::cuda, frontier::make_cub_select},
-      {"auto", "picks single-block, direction-optimized or bucketed from the graph's shape",
+      {"auto", "picks frontier-queue, direction-optimized or bucketed from the graph's shape",
        Backend::cuda, frontier::make_auto},
 #endif
   };

@@ -3,9 +3,11 @@
 // The rule (see docs/engines.md for the measurements behind it):
 //   1. Estimate the diameter: the number of levels of one BFS (direction-optimized) from the
 //      vertex of largest out-degree, which on power-law graphs sits in the core.
-//   2. More than `many_levels` levels (meshes, roads, long paths): single-block. Such searches
-//      are thousands of small levels, where a kernel launch and a host round trip per level is
-//      the cost, and single-block runs many levels per launch.
+//   2. More than `many_levels` levels (meshes, roads, long paths): frontier-queue. Such searches
+//      are thousands of small levels whose cost is per-level latency (a launch and one counter
+//      read, about 20 us on an H100), and the plain queue kernel adds the least to it. (On the
+//      H100, single-block's in-block levels measured slower still: one SM cannot keep enough
+//      memory accesses in flight for a frontier of thousands of vertices; docs/engines.md.)
 //   3. Otherwise (low diameter): direction-optimized when the degrees are skewed (largest over
 //      mean out-degree above `skewed`: a power-law graph, where pulling skips most edges of the
 //      big middle levels), else bucketed (an even-degree graph: frontiers never dominate).
@@ -42,8 +44,8 @@ class Auto final : public Engine {
       estimated_diameter_ = probe->result().levels.size();
     }
     if (estimated_diameter_ > many_levels) {
-      chosen_name_ = "single-block";
-      chosen_ = make_single_block();
+      chosen_name_ = "frontier-queue";
+      chosen_ = make_frontier_queue();
       chosen_->prepare(graph);
     } else if (skew_ > skewed) {
       chosen_name_ = "direction-optimized";

@@ -3,12 +3,15 @@
 // unexplored edges / alpha (a pull level then reads fewer edges: each unvisited vertex stops at
 // its first frontier in-neighbour); back to push once the shrinking frontier falls below
 // n / beta. Pull walks in-edges, so directed graphs are handled. Push levels use the bucketed
-// expansion; a pull level writes the next frontier's bitmap one word per warp (ballot), with no
-// atomics and no clearing.
+// expansion, or the edge-parallel one when a few vertices hold many edges (the first levels of a
+// power-law graph: a handful of hubs in one tile would leave one block doing all the work); a
+// pull level writes the next frontier's bitmap one word per warp (ballot), with no atomics and
+// no clearing.
 #include "bfs/frontier/bitmap.cuh"
 #include "bfs/frontier/bucketed_expand.cuh"
 #include "bfs/frontier/device_engine.cuh"
 #include "bfs/frontier/engines.hpp"
+#include "bfs/frontier/load_balance.cuh"
 
 namespace grb::bfs::frontier {
 namespace {
@@ -17,6 +20,8 @@ constexpr int block = 256;
 // Beamer et al.'s tuned constants (they report them robust across graphs).
 constexpr double alpha = 14;
 constexpr double beta = 24;
+// Above this many frontier edges per thread of the bucketed grid, push edge-parallel instead.
+constexpr Offset edges_per_thread = 16;
 
 __global__ void __launch_bounds__(block)
     queue_to_bitmap(const Index* frontier, Index frontier_size, unsigned* bitmap) {
@@ -67,9 +72,10 @@ class DirectionOptimized final : public DeviceEngine {
   void prepare_engine() override {
     bitmap_ = detail::Array<unsigned>(bitmap_words(graph_.vertices()), Backend::cuda);
     next_bitmap_ = detail::Array<unsigned>(bitmap_words(graph_.vertices()), Backend::cuda);
+    edge_parallel_.allocate(graph_.vertices());
   }
   std::size_t engine_bytes() const override {
-    return (bitmap_.size() + next_bitmap_.size()) * sizeof(unsigned);
+    return (bitmap_.size() + next_bitmap_.size()) * sizeof(unsigned) + edge_parallel_.bytes();
   }
 
   void search(Index source) override {
@@ -101,6 +107,11 @@ class DirectionOptimized final : public DeviceEngine {
             graph_.in(), graph_.out(), bitmap_.data(), next_bitmap_.data(), depth,
             state_.level(), state_.parent(), state_.counters());
         check_launch("pull_with_bitmap");
+      } else if (frontier_edges > edges_per_thread * blocks_for(frontier, bucketed_block) *
+                                        Offset(bucketed_block)) {
+        edge_parallel_.expand(graph_.out(), state_.queue(), static_cast<Index>(frontier),
+                              frontier_edges, depth + 1, state_.level(), state_.parent(),
+                              state_.next_queue(), state_.counters());
       } else {
         launch_expand_bucketed(graph_.out(), state_.queue(), static_cast<Index>(frontier),
                                depth + 1, state_.level(), state_.parent(), state_.next_queue(),
@@ -120,6 +131,7 @@ class DirectionOptimized final : public DeviceEngine {
   }
 
   detail::Array<unsigned> bitmap_, next_bitmap_;
+  EdgeParallelPush edge_parallel_;
 };
 
 }  // namespace
