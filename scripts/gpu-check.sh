@@ -75,8 +75,10 @@ if (( run_sanitizer )); then
       [[ $tool == memcheck ]] && extra_flags=(--leak-check full)
       # Sanitized runs are slow: each test binary gets a time limit, and a smaller input set
       # where the test supports it (GRB_SANITIZER=1).
+      # The out-of-memory test provokes a failed cudaMallocAsync on purpose: memcheck would count
+      # it as an API error, so sanitized runs leave it out.
       GRB_SANITIZER=1 timeout "${GRB_SANITIZER_TIMEOUT:-150}" "$sanitizer" --tool "$tool" "${extra_flags[@]}" --error-exitcode 9 \
-        "$test" > "$log" 2>&1
+        "$test" -tce='*out-of-memory*' > "$log" 2>&1
       code=$?
       errors=$(grep -E '(ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY).*' -o "$log" | tr '\n' ' ')
       if (( code == 0 )); then note "sanitizer $tool $name: clean ${errors}";
