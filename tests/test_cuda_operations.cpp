@@ -315,7 +315,7 @@ TEST_CASE("cuda element-wise vector operations match the cpu") {
         run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
           grb::select(w, m, grb::max<double>{}, grb::value_gt<double>{2.0}, on(u, b), d);
         });
-        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend) {
           grb::assign(w, m, grb::no_accum, 3.5, grb::all, d);
         });
         // Index lists: unsorted, with a repeat (the last position wins).
@@ -329,7 +329,7 @@ TEST_CASE("cuda element-wise vector operations match the cpu") {
         run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
           grb::assign(w, m, grb::no_accum, on(source, b), grb::IndexList(ids), d);
         });
-        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend) {
           grb::assign(w, m, grb::min<double>{}, -1.0, grb::IndexList(ids), d);
         });
       }
@@ -400,7 +400,7 @@ TEST_CASE("cuda matrix operations match the cpu") {
       run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::assign(w, m, grb::plus<double>{}, on(source, be), grb::IndexList(rows), grb::IndexList(cols), d);
       });
-      run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+      run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend) {
         grb::assign(w, m, grb::max<double>{}, 2.0, grb::IndexList(rows), grb::all, d);
       });
     }
