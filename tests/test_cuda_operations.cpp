@@ -163,6 +163,11 @@ void differential(const Output& output, const MaskObject* mask, const MaskKind& 
   check_same(cpu, cuda, compare_values);
 }
 
+/// An index-unary operator (GrB_IndexUnaryOp): x + i + 2j.
+struct IndexSum {
+  GRB_HOST_DEVICE double operator()(double x, Index i, Index j) const { return x + i + 2.0 * j; }
+};
+
 /// An input on the backend an operation runs on.
 template <class X>
 X on(const X& x, Backend backend) {
@@ -313,6 +318,9 @@ TEST_CASE("cuda element-wise vector operations match the cpu") {
           grb::apply(w, m, grb::no_accum, grb::ainv<double>{}, on(u, b), d);
         });
         run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
+          grb::apply(w, m, grb::no_accum, IndexSum{}, on(u, b), d);
+        });
+        run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend b) {
           grb::select(w, m, grb::max<double>{}, grb::value_gt<double>{2.0}, on(u, b), d);
         });
         run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend) {
@@ -382,6 +390,10 @@ TEST_CASE("cuda matrix operations match the cpu") {
       });
       run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::select(w, m, grb::no_accum, grb::tril{-1}, on(a, be), d);
+      });
+      // An index-unary apply: the value plus its row and column.
+      run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+        grb::apply(w, m, grb::no_accum, IndexSum{}, on(a, be), d);
       });
       run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::mxm(w, m, grb::no_accum, grb::plus_times<double>{}, on(a, be), on(c, be), d);

@@ -59,8 +59,12 @@ void ewise(const char* operation, Matrix<C>& c, const Mask& mask, const Accum& a
 }
 
 template <class Z, class A, class Op>
-__global__ void apply_values_kernel(Offset nvals, const A* values, Op op, Z* out) {
-  GRB_GRID_STRIDE_LOOP(e, nvals) out[e] = static_cast<Z>(op(values[e]));
+__global__ void apply_values_kernel(CsrView<A> a, Op op, Z* out) {
+  GRB_GRID_STRIDE_LOOP(e, a.row_offsets[a.nrows]) {
+    // The row is only looked up for index-unary operators.
+    const Index i = is_index_unary<Op, A> ? owner_of(a.row_offsets, a.nrows, Offset{e}) : Index{0};
+    out[e] = static_cast<Z>(apply_one(op, a.values[e], i, a.col_indices[e]));
+  }
 }
 
 template <class A, class Predicate>
@@ -261,7 +265,7 @@ void ewise_mult(Matrix<C>& c, const Mask& mask, const Accum& accum, const Op& op
 template <class C, class Mask, class Accum, class Op, class A>
 void apply(Matrix<C>& c, const Mask& mask, const Accum& accum, const Op& op, const Matrix<A>& a,
            const Descriptor& desc) {
-  using Z = detail::result_t<Op, A>;
+  using Z = detail::apply_result_t<Op, A>;
   const Csr<A>& input = detail::rows_of(a, desc.transpose_first);
   if (c.nrows() != input.nrows || c.ncols() != input.ncols)
     detail::dimension_mismatch("apply", "C (" + detail::shape(c.nrows(), c.ncols()) + ") and A (" +
@@ -271,7 +275,7 @@ void apply(Matrix<C>& c, const Mask& mask, const Accum& accum, const Op& op, con
   auto values = detail::device_array<Z>(input.nvals());
   if (input.nvals() > 0) {
     detail::apply_values_kernel<<<detail::blocks_for(input.nvals()), detail::block_threads>>>(
-        input.nvals(), input.values.data(), op, values.data());
+        detail::view_of(input), op, values.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   Csr<Z> t{input.nrows, input.ncols, input.row_offsets.clone(), input.col_indices.clone(),

@@ -64,7 +64,8 @@ __global__ void apply_vector_kernel(Index size, const U* u_values, const std::ui
   GRB_GRID_STRIDE_LOOP(i, size) {
     const bool has = u_present[i] != 0;
     t_present[i] = has ? 1 : 0;
-    t_values[i] = has ? static_cast<Z>(op(u_values[i])) : Z{};
+    t_values[i] = has ? static_cast<Z>(apply_one(op, u_values[i], static_cast<Index>(i), Index{0}))
+                      : Z{};
   }
 }
 
@@ -270,7 +271,7 @@ void ewise_mult(Vector<W>& w, const Mask& mask, const Accum& accum, const Op& op
 template <class W, class Mask, class Accum, class Op, class U>
 void apply(Vector<W>& w, const Mask& mask, const Accum& accum, const Op& op, const Vector<U>& u,
            const Descriptor& desc) {
-  using Z = detail::result_t<Op, U>;
+  using Z = detail::apply_result_t<Op, U>;
   if (w.size() != u.size())
     detail::dimension_mismatch("apply", "w (size " + std::to_string(w.size()) + ") and u (size " +
                                             std::to_string(u.size()) + ") differ");

@@ -20,6 +20,16 @@ using grb::cpu::detail::dimension_mismatch;
 using grb::cpu::detail::result_t;
 using grb::cpu::detail::shape;
 
+using grb::cpu::detail::apply_result_t;
+using grb::cpu::detail::is_index_unary;
+
+/// An apply operator on one entry: unary op(x), or index-unary op(x, i, j) (j = 0 for vectors).
+template <class Op, class X>
+__device__ auto apply_one(const Op& op, const X& x, Index i, Index j) {
+  if constexpr (is_index_unary<Op, X>) return op(x, i, j);
+  else return op(x);
+}
+
 template <class Accum>
 constexpr bool has_accum = !std::is_same_v<Accum, NoAccum>;
 
