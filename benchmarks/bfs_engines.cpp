@@ -25,7 +25,8 @@
 #include <nlohmann/json.hpp>
 
 #include <grb/generate.hpp>
-#include <grb/grb.hpp>
+#include <grb/matrix.hpp>
+#include <grb/types.hpp>
 
 #include "bfs/engine.hpp"
 #include "validate/validate.hpp"

@@ -4,6 +4,8 @@
 // combination, transposed inputs, several shapes and densities. Integer-valued doubles keep
 // every result exact, so the two libraries must agree bit for bit.
 // Built against libgraphblas when configure finds it (GRB_HAVE_SUITESPARSE); skipped otherwise.
+// Compiled by the host compiler (GraphBLAS.h is C, and this file only uses the cpu backend).
+#define GRB_HOST_ONLY_OPERATIONS
 #include <doctest/doctest.h>
 
 #include <cstdio>
