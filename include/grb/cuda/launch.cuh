@@ -78,7 +78,13 @@ template <> struct word<8> { using type = std::uint64_t; };
 template <std::size_t bytes>
 using word_t = typename word<bytes>::type;
 
-/// Calls `body.template operator()<Word>()` with the unsigned word type of `element_bytes`.
+/// A value moved as raw 4-byte words (user types such as SSSP's (distance, vertex) pairs).
+template <int N>
+struct Words {
+  std::uint32_t word[N];
+};
+
+/// Calls `body(Word{})` with a word type of `element_bytes` bytes.
 template <class Body>
 void dispatch_element_size(std::size_t element_bytes, const char* what, Body&& body) {
   switch (element_bytes) {
@@ -86,9 +92,11 @@ void dispatch_element_size(std::size_t element_bytes, const char* what, Body&& b
     case 2: body(std::uint16_t{}); break;
     case 4: body(std::uint32_t{}); break;
     case 8: body(std::uint64_t{}); break;
+    case 12: body(Words<3>{}); break;
+    case 16: body(Words<4>{}); break;
     default:
       throw InvalidValue(std::string(what) + ": element size " + std::to_string(element_bytes) +
-                         " is not supported on cuda (1, 2, 4 or 8 bytes)");
+                         " is not supported on cuda (1, 2, 4, 8, 12 or 16 bytes)");
   }
 }
 

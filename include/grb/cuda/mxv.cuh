@@ -68,14 +68,16 @@ struct Product {
   }
 };
 
+/// __shfl_down_sync for any trivially copyable value (user types too), 4 bytes at a time.
 template <class T>
 __device__ T shuffle_down(const T& value, unsigned offset) {
-  static_assert(sizeof(T) <= 8, "warp reductions move values of at most 8 bytes");
-  unsigned long long bits = 0;
-  memcpy(&bits, &value, sizeof(T));
-  bits = __shfl_down_sync(0xffffffffu, bits, offset);
+  constexpr int words = (sizeof(T) + 3) / 4;
+  unsigned bits[words] = {};
+  memcpy(bits, &value, sizeof(T));
+#pragma unroll
+  for (int w = 0; w < words; ++w) bits[w] = __shfl_down_sync(0xffffffffu, bits[w], offset);
   T result;
-  memcpy(&result, &bits, sizeof(T));
+  memcpy(&result, bits, sizeof(T));
   return result;
 }
 

@@ -223,7 +223,8 @@ auto matrix_mask(const Mask& mask, const Descriptor& desc, Index nrows, Index nc
   }
 }
 
-/// An index list on the device: identity for `all`, else a copy of the ids.
+/// An index list on the device: identity for `all`, the ids themselves when they already live
+/// on the device (FastSV's f(f)), else a copy of the host ids.
 struct IndexListView {
   bool all = true;
   const Index* ids = nullptr;
@@ -234,8 +235,12 @@ class DeviceIndexList {
  public:
   explicit DeviceIndexList(const IndexList& list) {
     if (list.is_all()) return;
-    ids_ = DeviceArray<Index>::from(list.ids(), Backend::cuda);
     view_.all = false;
+    if (list.backend() == Backend::cuda) {
+      view_.ids = list.ids().data();
+      return;
+    }
+    ids_ = DeviceArray<Index>::from(list.ids(), Backend::cuda);
     view_.ids = ids_.data();
   }
   IndexListView view() const { return view_; }
