@@ -21,6 +21,8 @@ struct BfsResult {
   Vector<Index> parent;  // size 0 when parents were not asked for
 };
 
+inline namespace GRB_OPERATIONS_NAMESPACE {  // see grb/operations.hpp
+
 template <class T>
 BfsResult bfs(const Matrix<T>& a, Index source, bool parents = true) {
   const Index n = a.nrows();
@@ -58,4 +60,5 @@ BfsResult bfs(const Matrix<T>& a, Index source, bool parents = true) {
   return result;
 }
 
+}  // namespace GRB_OPERATIONS_NAMESPACE
 }  // namespace grb::algorithms

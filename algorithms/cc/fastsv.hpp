@@ -32,6 +32,8 @@ inline IndexList values_as_indices(const Vector<Index>& v) {
 }
 }  // namespace cc_detail
 
+inline namespace GRB_OPERATIONS_NAMESPACE {  // see grb/operations.hpp
+
 template <class T>
 Vector<Index> connected_components(const Matrix<T>& a, bool symmetric = true) {
   using namespace cc_detail;
@@ -78,4 +80,5 @@ Vector<Index> connected_components(const Matrix<T>& a, bool symmetric = true) {
   return parent;
 }
 
+}  // namespace GRB_OPERATIONS_NAMESPACE
 }  // namespace grb::algorithms

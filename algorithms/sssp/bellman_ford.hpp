@@ -95,6 +95,8 @@ struct vertex_of {
 
 }  // namespace sssp_detail
 
+inline namespace GRB_OPERATIONS_NAMESPACE {  // see grb/operations.hpp
+
 template <class T>
 SsspResult<T> sssp(const Matrix<T>& a, Index source) {
   using namespace sssp_detail;
@@ -137,4 +139,5 @@ SsspResult<T> sssp(const Matrix<T>& a, Index source) {
   return result;
 }
 
+}  // namespace GRB_OPERATIONS_NAMESPACE
 }  // namespace grb::algorithms

@@ -24,9 +24,17 @@
 #if defined(__CUDACC__) && GRB_WITH_CUDA
 #include "grb/cuda/operations.cuh"
 #define GRB_CUDA_OPERATIONS 1
+#define GRB_OPERATIONS_NAMESPACE with_cuda
 #else
 #define GRB_CUDA_OPERATIONS 0
+#define GRB_OPERATIONS_NAMESPACE host_only
 #endif
+
+// Files compiled by nvcc see the cuda operations; files compiled by a host compiler do not, and
+// their operations refuse cuda objects. The two kinds of instantiation live in different inline
+// namespaces (grb::with_cuda, grb::host_only), so a program that mixes both kinds of file never
+// has two different definitions of one function for the linker to choose between. Templates
+// built on operations (algorithms/) do the same.
 
 namespace grb {
 namespace detail {
@@ -59,6 +67,8 @@ Backend common_backend(const char* operation, const First& first, const Rest&...
 }
 
 }  // namespace detail
+
+inline namespace GRB_OPERATIONS_NAMESPACE {
 
 // Each public operation checks backends, then runs the backend's implementation.
 #if GRB_CUDA_OPERATIONS
@@ -243,4 +253,5 @@ void transpose(Matrix<C>& c, const Mask& mask, const Accum& accum, const Matrix<
 
 #undef GRB_DISPATCH
 
+}  // namespace GRB_OPERATIONS_NAMESPACE
 }  // namespace grb
