@@ -213,8 +213,8 @@ template <class C, class Mask, class Accum, class S>
 void assign_matrix(Matrix<C>& c, const Mask& mask, const Accum& accum, Index source_nrows,
                    Index source_ncols, const Csr<S>* source, S scalar_value,
                    const IndexList& rows, const IndexList& cols, const Descriptor& desc) {
-  grb::cpu::detail::check_indices(rows, c.nrows(), "assign", "row index");
-  grb::cpu::detail::check_indices(cols, c.ncols(), "assign", "column index");
+  grb::cuda::detail::check_indices(rows, c.nrows(), "assign", "row index");
+  grb::cuda::detail::check_indices(cols, c.ncols(), "assign", "column index");
   const Index row_count = rows.size(c.nrows()), col_count = cols.size(c.ncols());
   if (source_nrows != row_count || source_ncols != col_count)
     dimension_mismatch("assign", "source of " + shape(source_nrows, source_ncols) + " for " +
@@ -301,8 +301,8 @@ template <class C, class Mask, class Accum, class A>
 void extract(Matrix<C>& c, const Mask& mask, const Accum& accum, const Matrix<A>& a,
              const IndexList& rows, const IndexList& cols, const Descriptor& desc) {
   const Csr<A>& source = detail::rows_of(a, desc.transpose_first);
-  grb::cpu::detail::check_indices(rows, source.nrows, "extract", "row index");
-  grb::cpu::detail::check_indices(cols, source.ncols, "extract", "column index");
+  grb::cuda::detail::check_indices(rows, source.nrows, "extract", "row index");
+  grb::cuda::detail::check_indices(cols, source.ncols, "extract", "column index");
   const Index nrows = rows.size(source.nrows), ncols = cols.size(source.ncols);
   if (c.nrows() != nrows || c.ncols() != ncols)
     detail::dimension_mismatch("extract", "C (" + detail::shape(c.nrows(), c.ncols()) + ") for " +

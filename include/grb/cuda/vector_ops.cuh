@@ -148,7 +148,7 @@ template <class W, class Mask, class Accum, class S>
 void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index source_size,
                    const Vector<S>* source, S scalar_value, const IndexList& indices,
                    const Descriptor& desc) {
-  grb::cpu::detail::check_indices(indices, w.size(), "assign", "index");
+  grb::cuda::detail::check_indices(indices, w.size(), "assign", "index");
   const Index count = indices.size(w.size());
   if (source_size != count)
     dimension_mismatch("assign", "source of size " + std::to_string(source_size) + " for " +
@@ -320,7 +320,7 @@ void assign(Vector<W>& w, const Mask& mask, const Accum& accum, Scalar value,
 template <class W, class Mask, class Accum, class U>
 void extract(Vector<W>& w, const Mask& mask, const Accum& accum, const Vector<U>& u,
              const IndexList& indices, const Descriptor& desc) {
-  grb::cpu::detail::check_indices(indices, u.size(), "extract", "index");
+  grb::cuda::detail::check_indices(indices, u.size(), "extract", "index");
   const Index count = indices.size(u.size());
   if (w.size() != count)
     detail::dimension_mismatch("extract", "w of size " + std::to_string(w.size()) + " for " +
@@ -340,7 +340,7 @@ void extract(Vector<W>& w, const Mask& mask, const Accum& accum, const Matrix<A>
   if (column >= ncols)
     throw IndexOutOfBounds("extract: column " + std::to_string(column) + " outside a " +
                            detail::shape(nrows, ncols) + " matrix");
-  grb::cpu::detail::check_indices(rows, nrows, "extract", "row index");
+  grb::cuda::detail::check_indices(rows, nrows, "extract", "row index");
   const Index count = rows.size(nrows);
   if (w.size() != count)
     detail::dimension_mismatch("extract", "w of size " + std::to_string(w.size()) + " for " +

@@ -8,6 +8,8 @@
 #include <string>
 #include <type_traits>
 
+#include <cub/device/device_reduce.cuh>
+
 #include "grb/cpu/entries.hpp"
 #include "grb/cuda/launch.cuh"
 #include "grb/descriptor.hpp"
@@ -221,6 +223,27 @@ auto matrix_mask(const Mask& mask, const Descriptor& desc, Index nrows, Index nc
     view.mask = view_of(mask.csr());
     return view;
   }
+}
+
+/// Every index in `list` must be below `dimension`. Host lists are checked on the host; device
+/// lists (FastSV's f(f)) by a maximum on the device, one value read back.
+inline void check_indices(const IndexList& list, Index dimension, const char* operation,
+                          const char* what) {
+  if (list.is_all() || list.backend() == Backend::cpu) {
+    grb::cpu::detail::check_indices(list, dimension, operation, what);
+    return;
+  }
+  const std::int64_t count = static_cast<std::int64_t>(list.ids().size());
+  if (count == 0) return;
+  auto largest = device_array<Index>(1);
+  cub_run([&](void* temporary, std::size_t& bytes) {
+    return cub::DeviceReduce::Max(temporary, bytes, list.ids().data(), largest.data(), count);
+  });
+  const Index found = read_scalar(largest.data());
+  if (found >= dimension)
+    throw IndexOutOfBounds(std::string(operation) + ": " + what + " " + std::to_string(found) +
+                           " in a device index list is outside [0, " +
+                           std::to_string(dimension) + ")");
 }
 
 /// An index list on the device: identity for `all`, the ids themselves when they already live
