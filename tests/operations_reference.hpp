@@ -269,7 +269,8 @@ void with_modifiers(const WriteCase& c, const MaskObject& mask, const Accum& acc
 
 /// Runs `operation(w, mask, accum, desc)` for every write case, with a random initial output and
 /// mask each time, and checks w against expected_write(.., t). `accum` is the accumulator used
-/// where a case has one (a non-commutative one, such as minus, checks the operand order).
+/// where a case has one (a non-commutative one, such as minus, checks the operand order); it
+/// reaches the backends too, so it must be callable on the device: a grb operator, not std::.
 template <class W, class Z, class Accum, class Operation>
 void check_vector_cases(Backend backend, std::mt19937& rng, const DenseVector<Z>& t,
                         const Accum& accum, Operation&& operation,

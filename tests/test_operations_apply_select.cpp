@@ -15,13 +15,13 @@ namespace {
 /// A user-defined unary operator with its own result type.
 struct square_plus_half {
   using result_type = double;
-  double operator()(int x) const { return x * x + 0.5; }
+  GRB_HOST_DEVICE double operator()(int x) const { return x * x + 0.5; }
 };
 
 /// An index-unary operator: value + 10 i + 100 j.
 struct place_value {
   using result_type = long;
-  long operator()(int x, Index i, Index j) const { return x + 10L * i + 100L * j; }
+  GRB_HOST_DEVICE long operator()(int x, Index i, Index j) const { return x + 10L * i + 100L * j; }
 };
 
 /// Runs the same check for a vector operation and a matrix operation of every shape.
@@ -36,7 +36,7 @@ void check_everywhere(VectorReference vector_reference, MatrixReference matrix_r
         INFO(m, "x", n, " density ", density);
         const auto u = random_vector<int>(rng, n, density, -4, 4);
         const auto u_object = to_grb(u, backend, chance(rng, 0.5));
-        check_vector_cases<W>(backend, rng, vector_reference(u), std::minus<W>{},
+        check_vector_cases<W>(backend, rng, vector_reference(u), grb::minus<W>{},
                               [&](auto& w, const auto& mask, const auto& acc, const auto& desc) {
                                 run_vector(w, mask, acc, u_object, desc);
                               });
@@ -45,7 +45,7 @@ void check_everywhere(VectorReference vector_reference, MatrixReference matrix_r
           const auto a_object = to_grb(transposed ? a.transposed() : a, backend);
           grb::Descriptor base;
           base.transpose_first = transposed;
-          check_matrix_cases<W>(backend, rng, matrix_reference(a), std::minus<W>{},
+          check_matrix_cases<W>(backend, rng, matrix_reference(a), grb::minus<W>{},
                                 [&](auto& c, const auto& mask, const auto& acc, const auto& desc) {
                                   run_matrix(c, mask, acc, a_object, desc);
                                 },

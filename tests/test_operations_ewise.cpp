@@ -52,7 +52,7 @@ void check_operator(GrbOp grb_op, Op op) {
             const auto v = random_vector<T>(rng, n, chance(rng, 0.5) ? density : 0.5, -3, 3);
             const auto u_object = to_grb(u, backend, chance(rng, 0.5));
             const auto v_object = to_grb(v, backend, chance(rng, 0.5));
-            check_vector_cases<W>(backend, rng, reference_ewise<Z>(is_union, u, v, op), std::minus<W>{},
+            check_vector_cases<W>(backend, rng, reference_ewise<Z>(is_union, u, v, op), grb::minus<W>{},
                                   [&](auto& w, const auto& mask, const auto& acc, const auto& desc) {
                                     if (is_union) grb::ewise_add(w, mask, acc, grb_op, u_object, v_object, desc);
                                     else grb::ewise_mult(w, mask, acc, grb_op, u_object, v_object, desc);
@@ -67,7 +67,7 @@ void check_operator(GrbOp grb_op, Op op) {
               grb::Descriptor base;
               base.transpose_first = transpose_first;
               base.transpose_second = transpose_second;
-              check_matrix_cases<W>(backend, rng, reference_ewise<Z>(is_union, a, b, op), std::minus<W>{},
+              check_matrix_cases<W>(backend, rng, reference_ewise<Z>(is_union, a, b, op), grb::minus<W>{},
                                     [&](auto& c, const auto& mask, const auto& acc, const auto& desc) {
                                       if (is_union) grb::ewise_add(c, mask, acc, grb_op, a_object, b_object, desc);
                                       else grb::ewise_mult(c, mask, acc, grb_op, a_object, b_object, desc);
@@ -81,7 +81,7 @@ void check_operator(GrbOp grb_op, Op op) {
 /// A user-defined operator with a result type of its own: 2x - y as a double.
 struct twice_minus {
   using result_type = double;
-  double operator()(int x, int y) const { return 2.0 * x - y; }
+  GRB_HOST_DEVICE double operator()(int x, int y) const { return 2.0 * x - y; }
 };
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace {
 /// A user-defined monoid: bitwise or, identity 0.
 struct bitwise_or {
   using result_type = int;
-  int operator()(int x, int y) const { return x | y; }
+  GRB_HOST_DEVICE int operator()(int x, int y) const { return x | y; }
 };
 
 template <class Monoid, class Fold>
@@ -53,7 +53,7 @@ void check_monoid(const Monoid& monoid, Fold fold) {
                                   : static_cast<Z>(effective.get(i, j)));
           grb::Descriptor base;
           base.transpose_first = transposed;
-          check_vector_cases<Z>(backend, rng, t, std::minus<Z>{},
+          check_vector_cases<Z>(backend, rng, t, grb::minus<Z>{},
                                 [&](auto& w, const auto& mask, const auto& acc, const auto& desc) {
                                   grb::reduce(w, mask, acc, monoid, a_object, desc);
                                 },
