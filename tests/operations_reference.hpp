@@ -4,6 +4,8 @@
 // loops, and this file applies the mask, accumulator and replace by the letter of the spec.
 #pragma once
 
+#include <cstdlib>
+
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -312,10 +314,21 @@ void check_matrix_cases(Backend backend, std::mt19937& rng, const DenseMatrix<Z>
   }
 }
 
+/// GRB_TEST_QUICK=1 keeps fewer shapes and densities: for sanitizer runs and for short device
+/// sessions, where every small operation on the cuda backend costs a few kernel launches.
+inline bool quick_tests() {
+  const char* quick = std::getenv("GRB_TEST_QUICK");
+  return quick != nullptr && quick[0] == '1';
+}
+
 /// Shapes from empty and 1x1 to a few hundred, square and not.
 inline std::vector<std::pair<Index, Index>> test_shapes() {
+  if (quick_tests()) return {{0, 0}, {1, 1}, {3, 0}, {7, 1}, {13, 8}, {90, 70}};
   return {{0, 0}, {1, 1}, {0, 3}, {3, 0}, {1, 7}, {7, 1}, {5, 5}, {13, 8}, {8, 21}, {40, 40}, {90, 70}};
 }
-inline std::vector<double> test_densities() { return {0.0, 0.05, 0.3, 1.0}; }
+inline std::vector<double> test_densities() {
+  if (quick_tests()) return {0.0, 0.3, 1.0};
+  return {0.0, 0.05, 0.3, 1.0};
+}
 
 }  // namespace grb::test

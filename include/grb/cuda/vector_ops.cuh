@@ -222,12 +222,30 @@ __global__ void reduction_terms(std::uint64_t count, const U* values, const std:
   terms[i] = (present == nullptr || present[i]) ? static_cast<Z>(values[i]) : identity;
 }
 
+__global__ void first_present_kernel(std::uint64_t count, const std::uint8_t* present,
+                                     unsigned long long* first) {
+  GRB_GRID_STRIDE_LOOP(i, count) if (present[i]) atomicMin(first, static_cast<unsigned long long>(i));
+}
+
 template <class Monoid, class U>
 typename Monoid::value_type reduce_values(const Monoid& monoid, std::uint64_t count,
                                           const U* values, const std::uint8_t* present) {
   using Z = typename Monoid::value_type;
   const Z identity = monoid.identity();
   if (count == 0) return identity;
+  if constexpr (grb::detail::is_any_monoid<Monoid>()) {
+    // Any entry will do, but it must be an entry (the identity is not one): the first present.
+    std::uint64_t at = 0;
+    if (present != nullptr) {
+      auto first = device_array<unsigned long long>(1);
+      GRB_CUDA_CHECK(cudaMemsetAsync(first.data(), 0xff, sizeof(unsigned long long), 0));
+      first_present_kernel<<<blocks_for(count), block_threads>>>(count, present, first.data());
+      GRB_CUDA_CHECK_LAUNCH();
+      at = read_scalar(first.data());
+      if (at >= count) return identity;
+    }
+    return static_cast<Z>(read_scalar(values + at));
+  }
   auto terms = device_array<Z>(count);
   reduction_terms<<<blocks_for(count), block_threads>>>(count, values, present, identity,
                                                         terms.data());
