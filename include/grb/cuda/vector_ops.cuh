@@ -222,7 +222,8 @@ __global__ void reduction_terms(std::uint64_t count, const U* values, const std:
   terms[i] = (present == nullptr || present[i]) ? static_cast<Z>(values[i]) : identity;
 }
 
-__global__ void first_present_kernel(std::uint64_t count, const std::uint8_t* present,
+template <class Flag>
+__global__ void first_present_kernel(std::uint64_t count, const Flag* present,
                                      unsigned long long* first) {
   GRB_GRID_STRIDE_LOOP(i, count) if (present[i]) atomicMin(first, static_cast<unsigned long long>(i));
 }
