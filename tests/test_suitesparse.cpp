@@ -5,14 +5,17 @@
 // every result exact, so the two libraries must agree bit for bit.
 // Built against libgraphblas when configure finds it (GRB_HAVE_SUITESPARSE); skipped otherwise.
 // Compiled by the host compiler (GraphBLAS.h is C, and this file only uses the cpu backend).
-#define GRB_HOST_ONLY_OPERATIONS
 #include <doctest/doctest.h>
 
 #include <cstdio>
 
 #include <grb/grb.hpp>
 
+#include "bfs/linear_algebra.hpp"
+#include "cc/fastsv.hpp"
+#include "grb/io.hpp"
 #include "operations_reference.hpp"
+#include "sssp/bellman_ford.hpp"
 #include "support.hpp"
 
 #if GRB_HAVE_SUITESPARSE
@@ -406,6 +409,142 @@ TEST_CASE("SuiteSparse cross-check: reduce") {
   each_monoid(grb::min_monoid<double>{}, GrB_MIN_MONOID_FP64);
   each_monoid(grb::max_monoid<double>{}, GrB_MAX_MONOID_FP64);
   each_monoid(grb::times_monoid<double>{}, GrB_TIMES_MONOID_FP64);
+}
+
+// ---------------------------------------------------------------- algorithms on real graphs
+// BFS levels, Bellman-Ford distances and min-label components computed with SuiteSparse's own
+// operations (the textbook formulations), against grb's algorithms on the test graphs.
+
+namespace {
+
+struct SsGraph {
+  SsMatrix weights;  // FP64, as read
+  SsMatrix pattern;  // BOOL
+  SsMatrix undirected;  // INT64 pattern of A + A'
+  Index n = 0;
+};
+
+void load(const grb::Matrix<double>& a, SsGraph& g) {
+  std::vector<Index> rows, cols;
+  std::vector<double> values;
+  a.extract_tuples(rows, cols, values);
+  g.n = a.nrows();
+  std::vector<GrB_Index> r(rows.begin(), rows.end()), c(cols.begin(), cols.end());
+  std::unique_ptr<bool[]> ones(new bool[r.size() + 1]);
+  std::unique_ptr<std::int64_t[]> int_ones(new std::int64_t[r.size() + 1]);
+  for (std::size_t e = 0; e < r.size(); ++e) ones[e] = true, int_ones[e] = 1;
+  SS_CHECK(GrB_Matrix_new(&g.weights.handle, GrB_FP64, g.n, g.n));
+  SS_CHECK(GrB_Matrix_new(&g.pattern.handle, GrB_BOOL, g.n, g.n));
+  SS_CHECK(GrB_Matrix_new(&g.undirected.handle, GrB_INT64, g.n, g.n));
+  SS_CHECK(GrB_Matrix_build_FP64(g.weights.handle, r.data(), c.data(), values.data(), r.size(), GrB_PLUS_FP64));
+  SS_CHECK(GrB_Matrix_build_BOOL(g.pattern.handle, r.data(), c.data(), ones.get(), r.size(), GrB_LOR));
+  SS_CHECK(GrB_Matrix_build_INT64(g.undirected.handle, r.data(), c.data(), int_ones.get(), r.size(), GrB_PLUS_INT64));
+  SS_CHECK(GrB_Matrix_eWiseAdd_BinaryOp(g.undirected.handle, nullptr, nullptr, GrB_MAX_INT64, g.undirected.handle,
+                                        g.undirected.handle, GrB_DESC_T1));
+}
+
+std::vector<std::int32_t> suitesparse_bfs_levels(const SsGraph& g, Index source) {
+  SsVector frontier, level;
+  SS_CHECK(GrB_Vector_new(&frontier.handle, GrB_BOOL, g.n));
+  SS_CHECK(GrB_Vector_new(&level.handle, GrB_INT32, g.n));
+  SS_CHECK(GrB_Vector_setElement_BOOL(frontier.handle, true, source));
+  GrB_Index nvals = 1;
+  for (std::int32_t depth = 0; nvals > 0; ++depth) {
+    SS_CHECK(GrB_Vector_assign_INT32(level.handle, frontier.handle, nullptr, depth, GrB_ALL, g.n, GrB_DESC_S));
+    SS_CHECK(GrB_vxm(frontier.handle, level.handle, nullptr, GrB_LOR_LAND_SEMIRING_BOOL, frontier.handle,
+                     g.pattern.handle, GrB_DESC_RSC));
+    SS_CHECK(GrB_Vector_nvals(&nvals, frontier.handle));
+  }
+  std::vector<std::int32_t> result(g.n, -1);
+  GrB_Index count = g.n;
+  std::vector<GrB_Index> ids(g.n);
+  std::vector<std::int32_t> values(g.n);
+  SS_CHECK(GrB_Vector_extractTuples_INT32(ids.data(), values.data(), &count, level.handle));
+  for (GrB_Index e = 0; e < count; ++e) result[ids[e]] = values[e];
+  return result;
+}
+
+std::vector<double> suitesparse_distances(const SsGraph& g, Index source) {
+  SsVector distance;
+  SS_CHECK(GrB_Vector_new(&distance.handle, GrB_FP64, g.n));
+  SS_CHECK(GrB_Vector_setElement_FP64(distance.handle, 0.0, source));
+  std::vector<GrB_Index> ids(g.n);
+  std::vector<double> values(g.n), previous;
+  for (Index round = 0; round <= g.n; ++round) {
+    SS_CHECK(GrB_vxm(distance.handle, nullptr, GrB_MIN_FP64, GrB_MIN_PLUS_SEMIRING_FP64, distance.handle,
+                     g.weights.handle, nullptr));
+    GrB_Index count = g.n;
+    SS_CHECK(GrB_Vector_extractTuples_FP64(ids.data(), values.data(), &count, distance.handle));
+    std::vector<double> current(g.n, INFINITY);
+    for (GrB_Index e = 0; e < count; ++e) current[ids[e]] = values[e];
+    if (current == previous) break;
+    previous = std::move(current);
+  }
+  return previous;
+}
+
+std::vector<Index> suitesparse_components(const SsGraph& g) {
+  SsVector label;
+  SS_CHECK(GrB_Vector_new(&label.handle, GrB_INT64, g.n));
+  std::vector<GrB_Index> ids(g.n);
+  std::vector<std::int64_t> values(g.n), previous;
+  for (Index v = 0; v < g.n; ++v) ids[v] = v, values[v] = v;
+  SS_CHECK(GrB_Vector_build_INT64(label.handle, ids.data(), values.data(), g.n, GrB_PLUS_INT64));
+  for (;;) {
+    SS_CHECK(GrB_mxv(label.handle, nullptr, GrB_MIN_INT64, GrB_MIN_SECOND_SEMIRING_INT64, g.undirected.handle,
+                     label.handle, nullptr));
+    GrB_Index count = g.n;
+    SS_CHECK(GrB_Vector_extractTuples_INT64(ids.data(), values.data(), &count, label.handle));
+    if (values == previous) break;
+    previous = values;
+  }
+  return std::vector<Index>(values.begin(), values.end());
+}
+
+}  // namespace
+
+TEST_CASE("SuiteSparse cross-check: BFS, SSSP and CC on the test graphs") {
+  start_graphblas();
+  for (const char* name : {"lagraph/karate.mtx", "lagraph/west0067.mtx", "lagraph/bcsstk13.mtx",
+                           "lagraph/jagmesh7.mtx", "lagraph/LFAT5_two.mtx", "road/berlin-center.mtx",
+                           "snap/email-Eu-core.txt", "ldbc/example-directed.properties"}) {
+    const std::string graph_name = name;
+    CAPTURE(graph_name);
+    const auto graph = grb::io::read_graph(data_file(name));
+    const auto& a = graph.matrix;
+    SsGraph g;
+    load(a, g);
+    const Index source = a.csr().row_offsets[1] > 0 ? 0 : a.csr().col_indices[0];
+
+    const auto bfs = grb::algorithms::bfs(grb::pattern(a), source, false);
+    std::vector<std::int32_t> level(a.nrows(), -1);
+    std::vector<Index> ids;
+    std::vector<std::int32_t> levels;
+    bfs.level.extract_tuples(ids, levels);
+    for (std::size_t e = 0; e < ids.size(); ++e) level[ids[e]] = levels[e];
+    CHECK(level == suitesparse_bfs_levels(g, source));
+
+    // Matrix Market files may hold negative values (west0067, bcsstk13): SSSP where they do not.
+    if (grb::reduce(grb::min_monoid<double>{}, a) >= 0) {
+      const auto sssp = grb::algorithms::sssp(a, source);
+      std::vector<double> distance(a.nrows(), INFINITY);
+      std::vector<double> distances;
+      sssp.distance.extract_tuples(ids, distances);
+      for (std::size_t e = 0; e < ids.size(); ++e) distance[ids[e]] = distances[e];
+      const auto expected = suitesparse_distances(g, source);
+      for (Index v = 0; v < a.nrows(); ++v)
+        CHECK((distance[v] == expected[v] ||
+               std::abs(distance[v] - expected[v]) <= 1e-12 * std::abs(expected[v])));
+    }
+
+    const auto labels = grb::algorithms::connected_components(a, false);
+    std::vector<Index> label(a.nrows());
+    std::vector<Index> label_values;
+    labels.extract_tuples(ids, label_values);
+    REQUIRE(ids.size() == a.nrows());
+    for (std::size_t e = 0; e < ids.size(); ++e) label[ids[e]] = label_values[e];
+    CHECK(label == suitesparse_components(g));
+  }
 }
 
 #else

@@ -4,6 +4,7 @@
 #include "grb/array.hpp"
 #include "grb/descriptor.hpp"
 #include "grb/error.hpp"
+#include "grb/generate.hpp"
 #include "grb/io.hpp"
 #include "grb/matrix.hpp"
 #include "grb/operations.hpp"
