@@ -6,4 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 if [[ -z "${GRB_DATA_DIR:-}" && ! -d "$GRB_SOURCE_DIR/../shared/data" && -d "$GRB_SOURCE_DIR/data" ]]; then
   export GRB_DATA_DIR="$GRB_SOURCE_DIR/data"
 fi
+# ctest shows a test's own output only when it fails, so say here which backends the tests run
+# on (without a GPU the cuda cases are skipped; the test binaries print the same line).
+"$GRB_BUILD_DIR/tests/test_matrix_vector" --no-run=true
 ctest --preset "$GRB_PRESET" --output-on-failure --parallel "$(nproc)"
