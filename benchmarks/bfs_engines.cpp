@@ -110,7 +110,8 @@ int main(int argc, char** argv) {
   app.add_option("--grid", side, "grid side (side^2 vertices); 0 skips")->capture_default_str();
   app.add_option("--roots", roots, "random roots of degree > 0 per graph")->capture_default_str();
   app.add_option("--grid-roots", grid_roots, "roots on the grid (default: --roots)");
-  app.add_option("--engines", only, "engines to run (default: all)");
+  app.add_option("--engines", only, "engines to run, comma-separated (default: all)")
+      ->delimiter(',');
   app.add_flag("--cpu", cpu, "also run the cpu linear-algebra engine");
   app.add_flag("--levels", levels, "one more run per engine and graph with per-level timing, as JSON");
   app.add_option("--json", json_path, "write JSON lines here (default: stdout after the table)");
@@ -133,6 +134,11 @@ int main(int argc, char** argv) {
                    milliseconds_since(start));
     }
 
+    for (const std::string& name : only) {  // a misspelt engine is an error, not an empty table
+      const auto& all = grb::bfs::engines();
+      if (std::none_of(all.begin(), all.end(), [&](const auto& info) { return info.name == name; }))
+        (void)grb::bfs::find_engine(name, grb::Backend::cpu);  // throws, listing the engines
+    }
     std::vector<const grb::bfs::EngineInfo*> engines;
     for (const auto& info : grb::bfs::engines()) {
       if (info.backend == grb::Backend::cuda && !grb::cuda_available()) continue;

@@ -45,7 +45,7 @@ class Vector {
 
   Vector(const Vector& other)
       : size_(other.size_),
-        nvals_(other.nvals_),
+        nvals_(other.nvals()),
         format_(other.format_),
         indices_(other.indices_.clone()),
         values_(other.values_.clone()),
@@ -69,13 +69,19 @@ class Vector {
   }
 
   Index size() const { return size_; }
-  Index nvals() const { return nvals_; }
+  Index nvals() const {
+    settle_nvals();
+    return nvals_;
+  }
+  /// nvals() without reading back a pending in-place change (see update_dense): exact unless
+  /// such a change is pending. For heuristics that must not wait for the device.
+  Index nvals_estimate() const { return nvals_; }
   Backend backend() const { return values_.backend(); }
   VectorFormat format() const { return format_; }
 
   Vector to(Backend backend) const {
     Vector result(size_, backend);
-    result.nvals_ = nvals_;
+    result.nvals_ = nvals();
     result.format_ = format_;
     result.indices_ = indices_.to(backend);
     result.values_ = values_.to(backend);
@@ -90,6 +96,7 @@ class Vector {
   const detail::Array<std::uint8_t>& present() const { return present_; }
 
   void adopt_sparse(detail::Array<Index>&& indices, detail::Array<T>&& values) {
+    nvals_change_ = {};
     nvals_ = static_cast<Index>(indices.size());
     format_ = VectorFormat::sparse;
     indices_ = std::move(indices);
@@ -97,6 +104,7 @@ class Vector {
     present_ = detail::Array<std::uint8_t>(0, values_.backend());
   }
   void adopt_dense(detail::Array<T>&& values, detail::Array<std::uint8_t>&& present, Index nvals) {
+    nvals_change_ = {};
     nvals_ = nvals;
     format_ = VectorFormat::dense;
     values_ = std::move(values);
@@ -104,11 +112,30 @@ class Vector {
     indices_ = detail::Array<Index>(0, values_.backend());
   }
 
+  /// In-place updates of a dense vector, for a backend's kernels: they write values and
+  /// presence through these pointers and add the change in the entry count to *nvals_change (a
+  /// device counter, zero when first handed out). nvals() reads the counter back only when it is
+  /// next asked, so a chain of in-place updates (a BFS level's assigns) costs no host round
+  /// trip. The vector must be dense; a new counter comes from `make_counter` (which must return
+  /// one zeroed int64 on this vector's backend) unless one is already pending.
+  struct DenseUpdate {
+    T* values;
+    std::uint8_t* present;
+    std::int64_t* nvals_change;
+  };
+  template <class MakeCounter>
+  DenseUpdate update_dense(MakeCounter&& make_counter) {
+    if (format_ != VectorFormat::dense)
+      throw InvalidValue("update_dense: the vector is not stored dense");
+    if (nvals_change_.empty()) nvals_change_ = make_counter();
+    return {values_.data(), present_.data(), nvals_change_.data()};
+  }
+
   void make_dense();
   void make_sparse();
   /// Picks the format by density: dense above size / dense_ratio entries.
   void settle_format() {
-    if (std::uint64_t(nvals_) * dense_ratio > size_) make_dense();
+    if (std::uint64_t(nvals()) * dense_ratio > size_) make_dense();
     else make_sparse();
   }
 
@@ -131,11 +158,23 @@ class Vector {
 
  private:
   Index size_ = 0;
-  Index nvals_ = 0;
+  // The entry count, plus a device counter of in-place changes not yet added to it (empty when
+  // none are pending); both mutable so that a const nvals() can settle them.
+  mutable Index nvals_ = 0;
+  mutable detail::Array<std::int64_t> nvals_change_;
   VectorFormat format_ = VectorFormat::sparse;
   detail::Array<Index> indices_;
   detail::Array<T> values_;
   detail::Array<std::uint8_t> present_;
+
+  void settle_nvals() const {
+    if (nvals_change_.empty()) return;
+    std::int64_t change = 0;
+    detail::copy_bytes(&change, Backend::cpu, nvals_change_.data(), nvals_change_.backend(),
+                       sizeof change);
+    nvals_ = static_cast<Index>(std::int64_t(nvals_) + change);
+    nvals_change_ = {};
+  }
 
   void check_index(Index i, const char* what) const {
     if (i >= size_)
@@ -147,6 +186,7 @@ class Vector {
 template <class T>
 void Vector<T>::make_dense() {
   if (format_ == VectorFormat::dense) return;
+  settle_nvals();
   const Backend where = backend();
   detail::Array<T> values(size_, where);
   detail::Array<std::uint8_t> present(size_, where);
@@ -166,6 +206,7 @@ void Vector<T>::make_dense() {
 template <class T>
 void Vector<T>::make_sparse() {
   if (format_ == VectorFormat::sparse) return;
+  settle_nvals();
   const Backend where = backend();
   detail::Array<Index> indices(nvals_, where);
   detail::Array<T> values(nvals_, where);
@@ -188,7 +229,7 @@ void Vector<T>::make_sparse() {
 template <class T>
 template <class Dup>
 void Vector<T>::build(std::span<const Index> indices, std::span<const T> values, Dup dup) {
-  if (nvals_ != 0) throw InvalidValue("build: the vector already has entries (GrB_OUTPUT_NOT_EMPTY)");
+  if (nvals() != 0) throw InvalidValue("build: the vector already has entries (GrB_OUTPUT_NOT_EMPTY)");
   if (indices.size() != values.size())
     throw DimensionMismatch("build: " + std::to_string(indices.size()) + " indices and " +
                             std::to_string(values.size()) + " values");

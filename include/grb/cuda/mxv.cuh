@@ -26,6 +26,7 @@
 #include <mutex>
 #include <type_traits>
 
+#include "grb/cuda/claim_stamps.cuh"
 #include "grb/cuda/views.cuh"
 #include "grb/cuda/write_back.cuh"
 
@@ -327,6 +328,81 @@ void push(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
   }
 }
 
+// ------------------------------------------------------------------ sparse push for `any`
+
+/// Each allowed edge's output is claimed once (claim stamps); the claimer appends (o, value).
+template <class W, class A, class U, class M, class Prod>
+__global__ void push_claim_any(const Offset* starts, Index count, const Index* indices,
+                               const U* u_values, CsrView<A> rows, VectorMaskView<M> mask,
+                               Prod product, ClaimStamps stamps, Index* out_indices,
+                               W* out_values, unsigned long long* out_count) {
+  const Offset edges = starts[count];  // read here, so the host never waits for the scan
+  GRB_GRID_STRIDE_LOOP(e, edges) {
+    const PushEdge edge = push_edge(e, starts, count, indices, rows);
+    const Index o = rows.col_indices[edge.position];
+    if (!mask.allows(o) || !claim(stamps, o)) continue;
+    const auto slot = atomicAdd(out_count, 1ull);
+    out_indices[slot] = o;
+    out_values[slot] = static_cast<W>(
+        product(rows.values[edge.position], u_values[edge.f], o, indices[edge.f]));
+  }
+}
+
+/// Blocks for an expansion of about `edges` edges: enough to fill the GPU at most, and a
+/// grid-stride loop covers whatever the estimate misses.
+inline unsigned expansion_blocks(double edges) {
+  constexpr double most = 4096;
+  const double blocks = edges / block_threads + 1;
+  return static_cast<unsigned>(blocks < most ? blocks : most);
+}
+
+/// w = T for a push whose monoid is `any`, when nothing of the old w survives (no accumulator;
+/// replace, or no mask): the outputs come straight out as a sparse list, deduplicated by claim
+/// stamps and sorted by index — work in proportion to the input's edges, not to w's size, and
+/// one value read back (the output count). This is a BFS level on a high-diameter graph.
+template <class W, class A, class U, class M, class Prod>
+void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const Vector<U>& u,
+                     const VectorMaskView<M>& mask, const Prod& product) {
+  const Index n = w.size();
+  const SparseInput<U> input(u);
+  const Index count = input.nvals();
+  auto starts = device_array<Offset>(std::size_t(count) + 1);
+  push_row_lengths<<<blocks_for(count), block_threads>>>(count, input.indices(),
+                                                         rows.row_offsets.data(), starts.data());
+  GRB_CUDA_CHECK_LAUNCH();
+  fill_zero(starts.data() + count, 1);
+  const std::int64_t scan_items = std::int64_t(count) + 1;
+  cub_run([&](void* temporary, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(temporary, bytes, starts.data(), starts.data(),
+                                         scan_items);
+  });
+  // Up to n distinct outputs: the pool hands out the space without touching it.
+  auto indices = device_array<Index>(n);
+  auto values = device_array<W>(n);
+  auto found = device_array<unsigned long long>(1);
+  fill_zero(found.data(), 1);
+  const double average_degree = rows.nrows > 0 ? double(rows.nvals()) / rows.nrows : 0.0;
+  push_claim_any<W><<<expansion_blocks(count * average_degree), block_threads>>>(
+      starts.data(), count, input.indices(), input.values(), view_of(rows), mask, product,
+      claim_stamps(n), indices.data(), values.data(), found.data());
+  GRB_CUDA_CHECK_LAUNCH();
+  const Index nvals = static_cast<Index>(read_scalar(found.data()));
+  auto sorted_indices = device_array<Index>(nvals);
+  auto sorted_values = device_array<W>(nvals);
+  if (nvals > 0) {
+    const std::int64_t items = nvals;
+    cub_run([&](void* temporary, std::size_t& bytes) {
+      return cub::DeviceRadixSort::SortPairs(temporary, bytes, indices.data(),
+                                             sorted_indices.data(), values.data(),
+                                             sorted_values.data(), items, 0, key_bits(n - 1));
+    });
+  }
+  Vector<W> result(n, Backend::cuda);
+  result.adopt_sparse(std::move(sorted_indices), std::move(sorted_values));
+  w = std::move(result);
+  w.settle_format();
+}
+
 // ------------------------------------------------------------------ cuSPARSE
 
 /// The process's cuSPARSE handle, on the default stream (created on first use; kept to exit).
@@ -472,17 +548,28 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
                          ": the cusparse strategy needs plus_times on float or double, with "
                          "the matrix, vector and semiring of one type");
   }
+  // `allowed` is an estimate (see vector_mask): only a mask that allows nothing at all skips.
+  const bool nothing_allowed = mask_view.everything && mask_view.complement;
+  constexpr bool any_monoid = grb::detail::is_any_monoid<typename Semiring::add_type>();
+  const Product<is_vxm, typename Semiring::multiply_type> product{semiring.multiply};
+  const bool products = !nothing_allowed && u.nvals() > 0 && a.nvals() > 0;
+  constexpr bool early_exit = any_monoid || grb::detail::has_terminal<typename Semiring::add_type>();
+  const bool pushes = products && desc.strategy != MxvStrategy::cusparse &&
+                      choose_push(desc.strategy, early_exit, u.nvals(), input_size, allowed,
+                                  output_size, a.nvals());
+  if constexpr (any_monoid && !has_accum<Accum>) {
+    if (pushes && (desc.replace || mask_view.everything)) {
+      push_any_sparse(w, pull_is_csc ? a.csr() : a.csc(), u, mask_view, product);
+      return;
+    }
+  }
   DenseResult<Z> t(output_size);
   t.clear();
-  if (allowed > 0 && u.nvals() > 0 && a.nvals() > 0) {
-    const Product<is_vxm, typename Semiring::multiply_type> product{semiring.multiply};
-    constexpr bool early_exit = grb::detail::is_any_monoid<typename Semiring::add_type>() ||
-                                grb::detail::has_terminal<typename Semiring::add_type>();
+  if (products) {
     if (desc.strategy == MxvStrategy::cusparse) {
       if constexpr (cusparse_supports<Semiring, W, A, U>())
         cusparse_spmv(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view);
-    } else if (choose_push(desc.strategy, early_exit, u.nvals(), input_size, allowed,
-                           output_size, a.nvals())) {
+    } else if (pushes) {
       push(t, pull_is_csc ? a.csr() : a.csc(), u, mask_view, semiring.add, product);
     } else {
       pull(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product);

@@ -144,6 +144,69 @@ __global__ void assign_vector_kernel(Index size, VectorView<W> old, const std::u
   }
 }
 
+/// w<structural mask>(all) = source, in place: only the mask's positions change (each set to
+/// the source's entry, or removed where the source has none), and the change in w's entry count
+/// is left on the device for nvals() to read when asked.
+template <class W, class M, class S>
+__global__ void assign_in_place_kernel(VectorView<M> mask, VectorView<S> source, bool scalar,
+                                       S scalar_value, W* values, std::uint8_t* present,
+                                       std::int64_t* nvals_change) {
+  const std::uint64_t items = mask.dense ? mask.size : mask.nvals;
+  // Whole-block strides: every thread reaches the block counts below.
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * blockDim.x; base < items; base += stride) {
+    const std::uint64_t position = base + threadIdx.x;
+    bool added = false, removed = false;
+    if (position < items) {
+      const Index i = mask.dense ? static_cast<Index>(position) : mask.indices[position];
+      if (!mask.dense || mask.present[i]) {
+        S value = scalar_value;
+        const bool has = scalar || source.find(i, value);
+        const bool had = present[i] != 0;
+        present[i] = has ? 1 : 0;
+        values[i] = has ? static_cast<W>(value) : W{};
+        added = has && !had;
+        removed = had && !has;
+      }
+    }
+    const int change = __syncthreads_count(added) - __syncthreads_count(removed);
+    if (threadIdx.x == 0 && change != 0)
+      atomicAdd(reinterpret_cast<unsigned long long*>(nvals_change),
+                static_cast<unsigned long long>(static_cast<std::int64_t>(change)));
+  }
+}
+
+/// The assign a BFS level makes (parents and levels of the new frontier): every index, a
+/// structural mask, no accumulator, no replace. Only the mask's positions can change, so w is
+/// updated in place (dense) in time proportional to the mask, with no host round trip.
+template <class Mask, class Accum>
+constexpr bool may_assign_in_place = !std::is_same_v<Mask, NoMask> && !has_accum<Accum>;
+
+inline bool assigns_in_place(const IndexList& indices, const Descriptor& desc) {
+  return indices.is_all() && !desc.replace && desc.structural_mask && !desc.complement_mask;
+}
+
+template <class W, class Mask, class S>
+void assign_in_place(Vector<W>& w, const Mask& mask, const Vector<S>* source, S scalar_value) {
+  // Dense first (once: later assigns find it dense); the mask and source may be w itself, so
+  // their views are taken after.
+  w.make_dense();
+  const auto update = w.update_dense([] {
+    auto counter = device_array<std::int64_t>(1);
+    fill_zero(counter.data(), 1);
+    return counter;
+  });
+  const auto mask_view = view_of(mask);
+  const std::uint64_t items = mask_view.dense ? mask.size() : mask_view.nvals;
+  if (items == 0) return;
+  VectorView<S> source_view;
+  if (source) source_view = view_of(*source);
+  assign_in_place_kernel<W><<<blocks_for(items), block_threads>>>(
+      mask_view, source_view, source == nullptr, scalar_value, update.values, update.present,
+      update.nvals_change);
+  GRB_CUDA_CHECK_LAUNCH();
+}
+
 template <class W, class Mask, class Accum, class S>
 void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index source_size,
                    const Vector<S>* source, S scalar_value, const IndexList& indices,
@@ -154,6 +217,12 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
     dimension_mismatch("assign", "source of size " + std::to_string(source_size) + " for " +
                                      std::to_string(count) + " indices");
   const auto mask_view = vector_mask(mask, desc, w.size(), "assign");
+  if constexpr (may_assign_in_place<Mask, Accum>) {
+    if (assigns_in_place(indices, desc)) {
+      assign_in_place(w, mask, source, scalar_value);
+      return;
+    }
+  }
   const Index n = w.size();
   DenseResult<W> z(n);
   if (n > 0) {

@@ -4,6 +4,7 @@
 // random access.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -70,8 +71,9 @@ template <class T>
 VectorView<T> view_of(const Vector<T>& v) {
   VectorView<T> view;
   view.size = v.size();
-  view.nvals = v.nvals();
   view.dense = v.format() == VectorFormat::dense;
+  // A dense vector's count is not needed to read it (and may be an unread in-place change).
+  view.nvals = view.dense ? 0 : v.nvals();
   view.values = v.values().data();
   view.present = view.dense ? v.present().data() : nullptr;
   view.indices = view.dense ? nullptr : v.indices().data();
@@ -161,8 +163,10 @@ struct VectorMaskView {
   }
 };
 
-/// The device view of an operation's mask, checked against the output's size; plus an upper
-/// bound on how many positions it allows (for the push/pull choice; no device pass needed).
+/// The device view of an operation's mask, checked against the output's size; plus an estimate
+/// of how many positions it allows, for the push/pull choice: no device pass and no read-back
+/// (an in-place change to the mask's count may still be pending: Vector::nvals_estimate), so it
+/// must not decide anything but speed.
 template <class Mask>
 auto vector_mask(const Mask& mask, const Descriptor& desc, Index size, const char* operation,
                  Index* allowed_bound = nullptr) {
@@ -182,7 +186,8 @@ auto vector_mask(const Mask& mask, const Descriptor& desc, Index size, const cha
     view.structural = desc.structural_mask;
     view.mask = view_of(mask);
     // Valued masks may allow fewer than their entries; the bound is what the heuristic needs.
-    if (allowed_bound) *allowed_bound = desc.complement_mask ? size - mask.nvals() : mask.nvals();
+    const Index entries = std::min(mask.nvals_estimate(), size);
+    if (allowed_bound) *allowed_bound = desc.complement_mask ? size - entries : entries;
     if (allowed_bound && desc.complement_mask && !desc.structural_mask) *allowed_bound = size;
     return view;
   }
