@@ -13,6 +13,7 @@
 // (parent(source) = source).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "grb/grb.hpp"
@@ -23,6 +24,8 @@ template <class T>
 struct SsspResult {
   Vector<T> distance;
   Vector<Index> parent;
+  std::uint64_t iterations = 0;  // vxm rounds
+  std::uint64_t phases = 1;      // buckets (delta-stepping); 1 for Bellman-Ford
 };
 
 namespace sssp_detail {
@@ -124,7 +127,8 @@ SsspResult<T> sssp(const Matrix<T>& a, Index source) {
   Vector<Path<T>> candidate(n, backend);
   Vector<bool> improved(n, backend);
 
-  while (frontier.nvals() > 0) {
+  std::uint64_t iterations = 0;
+  for (; frontier.nvals() > 0; ++iterations) {
     vxm(candidate, no_mask, no_accum, min_plus_path<T>{}, frontier, a);
     ewise_mult(improved, no_mask, no_accum, shorter<T>{}, candidate, best);
     assign(best, improved, no_accum, candidate, all);
@@ -133,7 +137,7 @@ SsspResult<T> sssp(const Matrix<T>& a, Index source) {
   }
 
   select(best, no_mask, no_accum, reached<T>{infinity}, best);
-  SsspResult<T> result{Vector<T>(n, backend), Vector<Index>(n, backend)};
+  SsspResult<T> result{Vector<T>(n, backend), Vector<Index>(n, backend), iterations};
   apply(result.distance, no_mask, no_accum, distance_of<T>{}, best);
   apply(result.parent, no_mask, no_accum, vertex_of<T>{}, best);
   return result;

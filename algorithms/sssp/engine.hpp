@@ -1,0 +1,87 @@
+// The SSSP engine interface, mirroring the BFS one (bfs/engine.hpp): the linear-algebra
+// formulations (Bellman-Ford, delta-stepping) and the hand-written GPU worklists sit behind it,
+// registered in one table (registry.cpp) that `grb engines`, `grb sssp --engine`, the tests and
+// the benchmark all use. run() is synchronous and the caller times it; engines only count.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "grb/matrix.hpp"
+#include "grb/types.hpp"
+
+namespace grb::sssp {
+
+struct Options {
+  /// Bucket width of the delta-stepping engines; 0 = default_delta(graph). Ignored by the others.
+  double delta = 0;
+  bool parents = true;  // compute the shortest-path tree as well as distances
+};
+
+/// What a run did. iterations: relaxation rounds (one vxm, or one worklist kernel, each);
+/// phases: buckets processed (delta-stepping, near-far; 1 for the Bellman-Fords);
+/// relaxations: edges inspected (0 where the engine does not count them: the linear-algebra ones).
+struct Stats {
+  std::uint64_t iterations = 0;
+  std::uint64_t phases = 0;
+  std::uint64_t relaxations = 0;
+  double delta = 0;  // the bucket width used (0 where the engine has none)
+};
+
+/// A finished run, on the host. distance[v] = +inf and parent[v] = no_index where unreached;
+/// parent[source] == source.
+struct Result {
+  std::vector<double> distance;
+  std::vector<Index> parent;  // empty when Options::parents was false
+  Stats stats;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  /// One-time setup on a graph: copies to the device, light/heavy splits, transposes. Not timed
+  /// as part of a run. `graph` is square; A(i, j) is the length of edge i -> j (a stored 0 is an
+  /// edge of length 0). Throws InvalidValue for a negative or NaN length, DimensionMismatch for a
+  /// non-square matrix.
+  virtual void prepare(const Matrix<double>& graph) = 0;
+  /// One run from `source` (throws IndexOutOfBounds for a bad source). Returns when done.
+  virtual void run(Index source, const Options& options) = 0;
+  /// The last run's distances, parents and counts (copied to the host).
+  virtual Result result() const = 0;
+  /// Device bytes this engine holds after prepare() (0 for cpu engines).
+  virtual std::size_t device_bytes() const { return 0; }
+};
+
+struct EngineInfo {
+  std::string_view name;         // as given to `grb sssp --engine NAME`
+  std::string_view description;  // one line
+  Backend backend;               // where it runs
+  std::unique_ptr<Engine> (*make)();
+};
+
+/// Every engine built into this grb (cuda engines only when built with CUDA), in table order.
+const std::vector<EngineInfo>& engines();
+/// The engine called `name` on `backend`; throws InvalidValue naming the known engines.
+const EngineInfo& find_engine(std::string_view name, Backend backend);
+
+/// What prepare() learns from the edge lengths: every engine checks them the same way.
+struct WeightSummary {
+  double mean_weight = 0;  // over stored edges (0 for a graph without edges)
+  double mean_degree = 0;  // stored edges / vertices
+};
+
+/// Checks that `graph` is square and every length is >= 0 (InvalidValue naming the edge and
+/// `engine` otherwise; NaN counts as invalid) and returns the summary. Reads a host copy.
+WeightSummary check_weights(const Matrix<double>& graph, std::string_view engine);
+
+/// The delta-stepping engines' default bucket width: 32 x mean length / mean out-degree
+/// (Davidson et al. 2014 scale delta with the warp width and the mean length over the mean
+/// degree). On sparse high-diameter graphs (roads, grids: degree 2-4) a bucket then spans ~10
+/// mean-length hops, enough vertices per phase to fill the GPU; on dense power-law graphs it
+/// stays narrow, since each settled vertex already brings many relaxations. 1 when every
+/// length is 0 (any width then settles everything in one bucket).
+double default_delta(const WeightSummary& summary);
+
+}  // namespace grb::sssp

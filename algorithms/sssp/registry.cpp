@@ -1,0 +1,101 @@
+// The one table of SSSP engines: `grb engines` lists it, `grb sssp --engine NAME`, the tests and
+// the benchmark look engines up in it. Cuda engines are listed only in a CUDA build.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "sssp/engine.hpp"
+#include "sssp/linear_algebra_engine.hpp"
+#if GRB_WITH_CUDA
+#include "sssp/frontier/engines.hpp"
+#endif
+
+namespace grb::sssp {
+
+namespace {
+
+std::unique_ptr<Engine> make_bellman_ford_cpu() {
+  return make_linear_algebra(Method::bellman_ford, Backend::cpu);
+}
+std::unique_ptr<Engine> make_delta_stepping_cpu() {
+  return make_linear_algebra(Method::delta_stepping, Backend::cpu);
+}
+#if GRB_WITH_CUDA
+std::unique_ptr<Engine> make_bellman_ford_cuda() {
+  return make_linear_algebra(Method::bellman_ford, Backend::cuda);
+}
+std::unique_ptr<Engine> make_delta_stepping_cuda() {
+  return make_linear_algebra(Method::delta_stepping, Backend::cuda);
+}
+#endif
+
+constexpr std::string_view bellman_ford_description =
+    "vxm over min.plus (on paths) from the improved vertices, until none improves";
+constexpr std::string_view delta_stepping_description =
+    "buckets as selects on distance; light/heavy edges as two selected matrices";
+
+}  // namespace
+
+const std::vector<EngineInfo>& engines() {
+  static const std::vector<EngineInfo> table{
+      {"bellman-ford", bellman_ford_description, Backend::cpu, make_bellman_ford_cpu},
+      {"delta-stepping", delta_stepping_description, Backend::cpu, make_delta_stepping_cpu},
+#if GRB_WITH_CUDA
+      {"bellman-ford", bellman_ford_description, Backend::cuda, make_bellman_ford_cuda},
+      {"delta-stepping", delta_stepping_description, Backend::cuda, make_delta_stepping_cuda},
+      {"frontier-bellman-ford",
+       "worklist of improved vertices; ordered-bits atomicMin, one queue slot per vertex per round",
+       Backend::cuda, frontier::make_frontier_bellman_ford},
+      {"near-far", "delta-stepping worklist: near queue below the split, far pile above it",
+       Backend::cuda, frontier::make_near_far},
+#endif
+  };
+  return table;
+}
+
+const EngineInfo& find_engine(std::string_view name, Backend backend) {
+  std::string known;
+  for (const EngineInfo& info : engines()) {
+    if (info.backend != backend) continue;
+    if (info.name == name) return info;
+    known += known.empty() ? "" : ", ";
+    known += info.name;
+  }
+  throw InvalidValue("no SSSP engine '" + std::string(name) + "' on the " +
+                     std::string(to_string(backend)) + " backend (known: " +
+                     (known.empty() ? std::string("none") : known) + ")");
+}
+
+WeightSummary check_weights(const Matrix<double>& graph, std::string_view engine) {
+  if (graph.nrows() != graph.ncols())
+    throw DimensionMismatch("sssp engine " + std::string(engine) +
+                            ": the weight matrix must be square, not " +
+                            std::to_string(graph.nrows()) + " x " + std::to_string(graph.ncols()));
+  const std::vector<double> lengths = graph.csr().values.to_vector();
+  double sum = 0;
+  for (std::size_t e = 0; e < lengths.size(); ++e) {
+    // !(x >= 0) also catches NaN, which would poison every comparison of the relaxations.
+    if (!(lengths[e] >= 0)) {
+      const std::vector<Offset> offsets = graph.csr().row_offsets.to_vector();
+      const Index row = static_cast<Index>(
+          std::upper_bound(offsets.begin(), offsets.end(), Offset(e)) - offsets.begin() - 1);
+      const Index column = graph.csr().col_indices.to_vector()[e];
+      throw InvalidValue("sssp engine " + std::string(engine) + ": edge " + std::to_string(row) +
+                         " -> " + std::to_string(column) + " has length " +
+                         std::to_string(lengths[e]) +
+                         " (shortest paths here need non-negative lengths)");
+    }
+    sum += lengths[e];
+  }
+  WeightSummary summary;
+  if (!lengths.empty()) summary.mean_weight = sum / double(lengths.size());
+  if (graph.nrows() > 0) summary.mean_degree = double(lengths.size()) / double(graph.nrows());
+  return summary;
+}
+
+double default_delta(const WeightSummary& summary) {
+  if (summary.mean_weight <= 0 || summary.mean_degree <= 0) return 1.0;
+  return 32.0 * summary.mean_weight / summary.mean_degree;
+}
+
+}  // namespace grb::sssp
