@@ -10,8 +10,10 @@
 //
 // Needs: the adjacency matrix of an undirected graph (directed graphs give weakly connected
 // components: pass symmetric = false and A + A' is formed first). Values are ignored.
+// `rounds`, when given, receives the number of hooking rounds (the engine table reports it).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "grb/grb.hpp"
@@ -35,7 +37,8 @@ inline IndexList values_as_indices(const Vector<Index>& v) {
 inline namespace GRB_OPERATIONS_NAMESPACE {  // see grb/operations.hpp
 
 template <class T>
-Vector<Index> connected_components(const Matrix<T>& a, bool symmetric = true) {
+Vector<Index> connected_components(const Matrix<T>& a, bool symmetric = true,
+                                   std::uint32_t* rounds = nullptr) {
   using namespace cc_detail;
   const Index n = a.nrows();
   if (a.ncols() != n)
@@ -58,7 +61,9 @@ Vector<Index> connected_components(const Matrix<T>& a, bool symmetric = true) {
   Vector<Index> hook_targets(n, backend);
   Vector<bool> changed(n, backend);
 
+  if (rounds) *rounds = 0;
   for (;;) {
+    if (rounds) ++*rounds;
     // mngp(u) = min(mngp(u), min over neighbours v of gp(v))
     mxv(min_neighbour_grandparent, no_mask, min<Index>{}, min_second<Index>{}, undirected,
         grandparent);

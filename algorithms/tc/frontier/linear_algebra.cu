@@ -1,0 +1,12 @@
+// The linear-algebra triangle count on both backends, compiled by nvcc so that the algorithm's
+// operations dispatch to the cuda backend (see tc/linear_algebra_engine.hpp).
+#include "tc/linear_algebra_engine.hpp"
+
+namespace grb::tc {
+
+std::unique_ptr<Engine> make_linear_algebra(Backend backend) {
+  if (backend == Backend::cpu) return std::make_unique<LinearAlgebraEngine<Backend::cpu>>();
+  return std::make_unique<LinearAlgebraEngine<Backend::cuda>>();
+}
+
+}  // namespace grb::tc

@@ -1,0 +1,16 @@
+// The linear-algebra engine of a cpu-only grb. With CUDA, frontier/linear_algebra.cu builds both
+// backends' engines instead, with nvcc, so that only one definition of the algorithm's template
+// instances exists (nvcc's sees the cuda operations, the host compiler's would not).
+#if !GRB_WITH_CUDA
+#include "tc/linear_algebra_engine.hpp"
+
+namespace grb::tc {
+
+std::unique_ptr<Engine> make_linear_algebra(Backend backend) {
+  if (backend != Backend::cpu)
+    throw BackendUnavailable("tc engine linalg: grb was built without CUDA");
+  return std::make_unique<LinearAlgebraEngine<Backend::cpu>>();
+}
+
+}  // namespace grb::tc
+#endif

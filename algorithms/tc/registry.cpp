@@ -1,0 +1,50 @@
+// The one table of triangle-counting engines (see tc/engine.hpp). Cuda engines are listed only
+// in a CUDA build.
+#include <string>
+
+#include "grb/error.hpp"
+#include "tc/engine.hpp"
+#include "tc/linear_algebra_engine.hpp"
+#if GRB_WITH_CUDA
+#include "tc/frontier/engines.hpp"
+#endif
+
+namespace grb::tc {
+namespace {
+
+std::unique_ptr<Engine> make_linear_algebra_cpu() { return make_linear_algebra(Backend::cpu); }
+#if GRB_WITH_CUDA
+std::unique_ptr<Engine> make_linear_algebra_cuda() { return make_linear_algebra(Backend::cuda); }
+#endif
+
+}  // namespace
+
+const std::vector<EngineInfo>& engines() {
+  static const std::vector<EngineInfo> table{
+      {"linalg", "C<L> = L plus.pair L over the lower triangle, then a sum (grb operations only)",
+       Backend::cpu, make_linear_algebra_cpu},
+#if GRB_WITH_CUDA
+      {"linalg", "C<L> = L plus.pair L over the lower triangle, then a sum (grb operations only)",
+       Backend::cuda, make_linear_algebra_cuda},
+      {"merge",
+       "sorted-list merge per edge of the degree-ordered DAG; a warp per edge for long lists",
+       Backend::cuda, frontier::make_merge},
+#endif
+  };
+  return table;
+}
+
+const EngineInfo& find_engine(std::string_view name, Backend backend) {
+  std::string known;
+  for (const EngineInfo& info : engines()) {
+    if (info.backend != backend) continue;
+    if (info.name == name) return info;
+    known += known.empty() ? "" : ", ";
+    known += info.name;
+  }
+  throw InvalidValue("no triangle-counting engine '" + std::string(name) + "' on the " +
+                     std::string(to_string(backend)) + " backend (known: " +
+                     (known.empty() ? std::string("none") : known) + ")");
+}
+
+}  // namespace grb::tc
