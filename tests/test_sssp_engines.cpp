@@ -1,0 +1,367 @@
+// Every SSSP engine in the registry (the linear-algebra Bellman-Ford and delta-stepping on each
+// backend, the hand-written worklists on cuda) on real graphs with known answers (the LDBC
+// Graphalytics SSSP outputs, Berlin's road lengths, LAGraph's matrices) and on generated ones
+// (grids with integer lengths 1..64, Kronecker graphs with lengths in [0, 1), a star whose hub
+// takes the grid-wide path, a long path, directed graphs, unreachable vertices, zero-length
+// edges and cycles). Distances must equal a textbook Dijkstra written here, exactly; parents
+// must pass grb::validate::sssp. Cuda engines are skipped, visibly, where no GPU is present.
+//
+// Why exact, even for floating-point lengths: every engine computes d(v) = min over relaxations
+// of fl(d(u) + w), and fl(x + w) is monotone in x, so any run that stops when no edge improves
+// ends at one value per vertex: the smallest, over all paths, of the path's left-to-right
+// rounded sum. Dijkstra computes the same value (fl(d + w) >= d keeps its order valid), so an
+// engine that differs in the last bit has stopped early or relaxed an edge wrongly.
+// Under compute-sanitizer (GRB_SANITIZER=1) the graphs are smaller.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <map>
+#include <queue>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <grb/generate.hpp>
+#include <grb/grb.hpp>
+#include <grb/io.hpp>
+
+#include "sssp/engine.hpp"
+#include "support.hpp"
+#include "validate/validate.hpp"
+
+namespace {
+
+using grb::Index;
+using grb::Offset;
+
+const bool sanitizing = std::getenv("GRB_SANITIZER") != nullptr;
+constexpr double infinity = std::numeric_limits<double>::infinity();
+
+/// Textbook Dijkstra with a binary heap over the host CSR: the oracle for every engine.
+std::vector<double> dijkstra(const grb::Matrix<double>& graph, Index source) {
+  const grb::Csr<double>& csr = graph.csr();
+  std::vector<double> distance(graph.nrows(), infinity);
+  using Entry = std::pair<double, Index>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+  distance[source] = 0;
+  heap.push({0.0, source});
+  while (!heap.empty()) {
+    const auto [d, u] = heap.top();
+    heap.pop();
+    if (d > distance[u]) continue;
+    for (Offset e = csr.row_offsets[u]; e < csr.row_offsets[u + 1]; ++e) {
+      const Index v = csr.col_indices[e];
+      const double candidate = d + csr.values[e];
+      if (candidate < distance[v]) {
+        distance[v] = candidate;
+        heap.push({candidate, v});
+      }
+    }
+  }
+  return distance;
+}
+
+grb::Matrix<double> from_edges(Index n, const std::vector<std::tuple<Index, Index, double>>& edges,
+                               bool undirected) {
+  std::map<std::pair<Index, Index>, double> unique;
+  for (auto [u, v, w] : edges) {
+    unique[{u, v}] = w;
+    if (undirected) unique[{v, u}] = w;
+  }
+  std::vector<Index> rows, cols;
+  std::vector<double> values;
+  for (auto [key, w] : unique) rows.push_back(key.first), cols.push_back(key.second), values.push_back(w);
+  grb::Matrix<double> graph(n, n, grb::Backend::cpu);
+  graph.build(rows, cols, values);
+  return graph;
+}
+
+struct TestGraph {
+  std::string name;
+  grb::Matrix<double> matrix;
+  std::vector<Index> sources;
+};
+
+/// Sources: those given, plus the vertex of largest out-degree and a few spread over the ids.
+std::vector<Index> pick_sources(const grb::Matrix<double>& graph, std::vector<Index> sources) {
+  const grb::Csr<double>& csr = graph.csr();
+  Index hub = 0;
+  for (Index v = 0; v < graph.nrows(); ++v)
+    if (csr.row_offsets[v + 1] - csr.row_offsets[v] > csr.row_offsets[hub + 1] - csr.row_offsets[hub])
+      hub = v;
+  sources.push_back(hub);
+  const Index n = graph.nrows();
+  for (Index v : {Index{0}, n / 3, n - 1}) sources.push_back(v);
+  std::set<Index> unique(sources.begin(), sources.end());
+  return {unique.begin(), unique.end()};
+}
+
+std::vector<const grb::sssp::EngineInfo*> engines_to_test() {
+  std::vector<const grb::sssp::EngineInfo*> chosen;
+  for (const auto& info : grb::sssp::engines()) {
+    if (info.backend == grb::Backend::cuda && !grb::cuda_available()) continue;
+    chosen.push_back(&info);
+  }
+  static bool said = false;
+  if (!said && !grb::cuda_available()) {
+    std::printf("test_sssp_engines: cuda engines SKIPPED (%s); testing the cpu engines only\n",
+                GRB_WITH_CUDA ? "no GPU on this machine" : "grb built without CUDA");
+    said = true;
+  }
+  return chosen;
+}
+
+grb::Matrix<double> on(const grb::sssp::EngineInfo& info, const grb::Matrix<double>& graph) {
+  return info.backend == grb::Backend::cpu ? graph : graph.to(grb::Backend::cuda);
+}
+
+/// Runs `engine` from every source of `graph` (with each delta given, 0 = the default) and
+/// checks distances against Dijkstra and parents with the validator.
+void check_engine(const grb::sssp::EngineInfo& info, const TestGraph& graph,
+                  const std::vector<double>& deltas = {0}) {
+  INFO("engine " << info.name << " (" << grb::to_string(info.backend) << ") on " << graph.name);
+  auto engine = info.make();
+  engine->prepare(on(info, graph.matrix));
+  for (Index source : graph.sources) {
+    const std::vector<double> expected = dijkstra(graph.matrix, source);
+    for (double delta : deltas) {
+      INFO("source " << source << ", delta " << delta);
+      engine->run(source, grb::sssp::Options{.delta = delta});
+      const grb::sssp::Result result = engine->result();
+      REQUIRE(result.distance.size() == expected.size());
+      std::size_t wrong = 0, first_wrong = 0;
+      for (std::size_t v = 0; v < expected.size(); ++v)
+        if (result.distance[v] != expected[v] && wrong++ == 0) first_wrong = v;
+      INFO("first wrong distance at vertex " << first_wrong << ": " << result.distance[first_wrong]
+                                             << " instead of " << expected[first_wrong]);
+      CHECK(wrong == 0);
+      REQUIRE(result.parent.size() == expected.size());
+      const grb::validate::Result valid = grb::validate::sssp(
+          graph.matrix, source, std::span<const double>(result.distance),
+          std::span<const Index>(result.parent), 0.0);
+      INFO(valid.message);
+      CHECK(valid.ok);
+      CHECK(result.stats.iterations >= 1);
+    }
+  }
+}
+
+void check_every_engine(const std::vector<TestGraph>& graphs) {
+  for (const auto* info : engines_to_test())
+    for (const TestGraph& graph : graphs) check_engine(*info, graph);
+}
+
+grb::Matrix<double> read_matrix(const std::string& relative, bool symmetrize = false) {
+  grb::io::ReadOptions options;
+  options.symmetrize = symmetrize;
+  return grb::io::read_graph(grb::test::data_file(relative), options).matrix;
+}
+
+bool has_negative(const grb::Matrix<double>& graph) {
+  for (double w : graph.csr().values)
+    if (w < 0) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("the SSSP engine table: names, backends, lookups, default delta") {
+  std::set<std::string> cuda_names, cpu_names;
+  for (const auto& info : grb::sssp::engines()) {
+    CHECK_FALSE(info.description.empty());
+    (info.backend == grb::Backend::cpu ? cpu_names : cuda_names).insert(std::string(info.name));
+  }
+  CHECK(cpu_names == std::set<std::string>{"bellman-ford", "delta-stepping"});
+  if (GRB_WITH_CUDA) {
+    CHECK(cuda_names == std::set<std::string>{"bellman-ford", "delta-stepping",
+                                              "frontier-bellman-ford", "near-far"});
+  } else {
+    CHECK(cuda_names.empty());
+  }
+  CHECK(grb::sssp::find_engine("delta-stepping", grb::Backend::cpu).name == "delta-stepping");
+  try {
+    grb::sssp::find_engine("no-such-engine", grb::Backend::cpu);
+    FAIL("find_engine accepted an unknown name");
+  } catch (const grb::InvalidValue& error) {
+    CHECK(std::string(error.what()).find("bellman-ford") != std::string::npos);
+  }
+  // 32 x mean length / mean degree: a 4-vertex graph with 2 edges of lengths 1 and 3.
+  const auto summary = grb::sssp::check_weights(from_edges(4, {{0, 1, 1.0}, {1, 2, 3.0}}, false), "test");
+  CHECK(summary.mean_weight == 2.0);
+  CHECK(summary.mean_degree == 0.5);
+  CHECK(grb::sssp::default_delta(summary) == 128.0);
+  CHECK(grb::sssp::default_delta(grb::sssp::WeightSummary{}) == 1.0);
+}
+
+TEST_CASE("engines reject negative and NaN lengths, bad sources, non-square graphs") {
+  const grb::Matrix<double> negative = from_edges(3, {{0, 1, 1.5}, {1, 2, -2.0}}, false);
+  const grb::Matrix<double> not_a_number = from_edges(3, {{0, 1, std::nan("")}}, false);
+  const grb::Matrix<double> graph = from_edges(4, {{0, 1, 2.0}, {1, 2, 0.5}}, true);
+  for (const auto* info : engines_to_test()) {
+    INFO("engine " << info->name << " (" << grb::to_string(info->backend) << ")");
+    try {
+      info->make()->prepare(on(*info, negative));
+      FAIL("a negative length was accepted");
+    } catch (const grb::InvalidValue& error) {
+      const std::string message = error.what();
+      CHECK(message.find("negative") != std::string::npos);
+      CHECK(message.find("1 -> 2") != std::string::npos);
+    }
+    CHECK_THROWS_AS(info->make()->prepare(on(*info, not_a_number)), grb::InvalidValue);
+    CHECK_THROWS_AS(info->make()->prepare(on(*info, grb::Matrix<double>(2, 3, grb::Backend::cpu))),
+                    grb::DimensionMismatch);
+    auto engine = info->make();
+    CHECK_THROWS_AS(engine->run(0, {}), grb::InvalidValue);  // before prepare
+    engine->prepare(on(*info, graph));
+    CHECK_THROWS_AS(engine->run(4, {}), grb::IndexOutOfBounds);
+    engine->run(0, grb::sssp::Options{.parents = false});
+    const grb::sssp::Result result = engine->result();
+    CHECK(result.parent.empty());
+    CHECK(result.distance == std::vector<double>{0.0, 2.0, 2.5, infinity});
+  }
+}
+
+TEST_CASE("hand-made graphs: zero lengths, star, path, directed, unreachable") {
+  std::vector<TestGraph> graphs;
+  // Zero-length edges, a zero-length cycle (1 <-> 2) and a zero-length chain reached two ways:
+  // parents must still form a tree.
+  graphs.push_back({"zero lengths",
+                    from_edges(8, {{0, 1, 0.0}, {1, 2, 0.0}, {2, 1, 0.0}, {2, 3, 5.0}, {0, 3, 5.0},
+                                   {3, 4, 0.0}, {4, 5, 0.0}, {5, 3, 0.0}, {1, 6, 2.0}},
+                               false),
+                    {0, 1, 3, 7}});
+  // A small directed graph where distances differ from hop counts: 0->1 (4), 0->2 (1), 2->1 (1).
+  graphs.push_back({"small directed",
+                    from_edges(6, {{0, 1, 4.0}, {0, 2, 1.0}, {2, 1, 1.0}, {1, 3, 1.0}, {3, 0, 7.0},
+                                   {4, 0, 1.0}},
+                               false),
+                    {0, 2, 4, 5}});
+  // A star whose hub has more than 4096 edges (near-far's grid-wide hub path), integer lengths,
+  // plus a tail behind one leaf.
+  {
+    const Index leaves = sanitizing ? 5000 : 20000;
+    std::vector<std::tuple<Index, Index, double>> edges;
+    for (Index v = 1; v <= leaves; ++v) edges.push_back({0, v, double(1 + v % 64)});
+    edges.push_back({leaves, leaves + 1, 3.0});
+    edges.push_back({leaves + 1, leaves + 2, 0.0});
+    graphs.push_back({"star (undirected)", from_edges(leaves + 3, edges, true), {0, 7, leaves + 2}});
+    graphs.push_back({"star (directed out of the hub)", from_edges(leaves + 3, edges, false), {0, 7}});
+  }
+  // A long path: thousands of rounds, with a shortcut that is longer than the path.
+  {
+    const Index length = sanitizing ? 600 : 3000;
+    std::vector<std::tuple<Index, Index, double>> edges;
+    for (Index v = 0; v + 1 < length; ++v) edges.push_back({v, v + 1, double(1 + v % 5)});
+    edges.push_back({0, length - 1, 1e9});
+    graphs.push_back({"path (undirected)", from_edges(length, edges, true), {0, length / 2}});
+    graphs.push_back({"path (directed)", from_edges(length, edges, false), {0, length - 1}});
+  }
+  // Disconnected pieces and isolated vertices.
+  graphs.push_back({"disconnected",
+                    from_edges(10, {{0, 1, 1.0}, {1, 2, 2.0}, {2, 0, 4.0}, {3, 4, 1.0}, {4, 5, 1.0}},
+                               true),
+                    {0, 4, 7, 9}});
+  graphs.push_back({"single vertex", grb::Matrix<double>(1, 1, grb::Backend::cpu), {0}});
+  check_every_engine(graphs);
+}
+
+TEST_CASE("generated graphs: grids with lengths 1..64, Kronecker with [0, 1), directed too") {
+  grb::generate::Options directed;
+  directed.symmetrize = false;
+  std::vector<TestGraph> graphs;
+  auto add = [&](std::string name, grb::Matrix<double> matrix) {
+    auto sources = pick_sources(matrix, {});
+    graphs.push_back({std::move(name), std::move(matrix), std::move(sources)});
+  };
+  const int scale = sanitizing ? 9 : 12;
+  const Index side = sanitizing ? 20 : 60;
+  add("grid", grb::generate::grid(side));
+  add("grid directed", grb::generate::grid(side - 10, 0.25, directed));
+  add("kronecker", grb::generate::kronecker(scale));
+  add("kronecker directed", grb::generate::kronecker(scale - 1, 16, directed));
+  add("erdos-renyi", grb::generate::erdos_renyi(sanitizing ? 500 : 3000, 6));
+  check_every_engine(graphs);
+}
+
+TEST_CASE("delta: tiny, default and huge bucket widths give the same distances") {
+  const Index side = sanitizing ? 16 : 40;
+  TestGraph grid{"grid", grb::generate::grid(side), {0, side * side / 2}};
+  TestGraph kron{"kronecker", grb::generate::kronecker(sanitizing ? 8 : 10), {}};
+  kron.sources = pick_sources(kron.matrix, {});
+  for (const auto* info : engines_to_test()) {
+    if (info->name != "delta-stepping" && info->name != "near-far") continue;
+    check_engine(*info, grid, {0.5, 0, 64, 1e6});
+    check_engine(*info, kron, {1e-3, 0, 0.25, 100});
+  }
+}
+
+TEST_CASE("real graphs: LDBC SSSP expected outputs, Berlin roads, LAGraph matrices") {
+  const char* const ldbc[] = {"example-directed", "example-undirected", "test-sssp-directed",
+                              "test-sssp-undirected"};
+  for (const char* name : ldbc) {
+    CAPTURE(name);
+    const auto graph =
+        grb::io::read_graph(grb::test::data_file(std::string("ldbc/") + name + ".properties"));
+    REQUIRE(graph.source.has_value());
+    const Index source = grb::io::to_internal(graph, *graph.source);
+    std::map<std::uint64_t, std::string> expected;
+    {
+      std::ifstream in(grb::test::data_file(std::string("ldbc/") + name + "-SSSP"));
+      std::uint64_t id;
+      std::string value;
+      while (in >> id >> value) expected[id] = value;
+    }
+    REQUIRE(expected.size() == graph.matrix.nrows());
+    for (const auto* info : engines_to_test()) {
+      INFO("engine " << info->name << " (" << grb::to_string(info->backend) << ")");
+      auto engine = info->make();
+      engine->prepare(on(*info, graph.matrix));
+      engine->run(source, {});
+      const auto result = engine->result();
+      for (Index v = 0; v < graph.matrix.nrows(); ++v) {
+        const std::string& want = expected.at(grb::io::to_external(graph, v));
+        CAPTURE(v);
+        if (want == "infinity" || want == "Infinity") {
+          CHECK(std::isinf(result.distance[v]));
+        } else {
+          const double value = std::stod(want);  // LDBC's rule: within 1e-4 relative
+          CHECK(std::abs(result.distance[v] - value) <= 1e-4 * value);
+        }
+      }
+      const auto valid = grb::validate::sssp(graph.matrix, source, std::span<const double>(result.distance),
+                                             std::span<const Index>(result.parent));
+      INFO(valid.message);
+      CHECK(valid.ok);
+    }
+  }
+
+  std::vector<TestGraph> graphs;
+  graphs.push_back({"road/berlin-center.mtx", read_matrix("road/berlin-center.mtx"), {}});
+  graphs.back().sources = pick_sources(graphs.back().matrix, {1});
+  // LAGraph's matrices with non-negative values are graphs with lengths; the others must be
+  // refused by every engine.
+  const char* const lagraph[] = {"karate", "ldbc-directed-example", "ldbc-undirected-example",
+                                 "ldbc-wcc-example", "tree-example", "msf1", "cover",
+                                 "test_BF", "west0067", "LFAT5", "bcsstk13"};
+  for (const char* name : lagraph) {
+    const std::string relative = std::string("lagraph/") + name + ".mtx";
+    grb::Matrix<double> matrix = read_matrix(relative);
+    if (matrix.nrows() != matrix.ncols()) continue;
+    if (has_negative(matrix)) {
+      for (const auto* info : engines_to_test()) {
+        INFO("engine " << info->name << " (" << grb::to_string(info->backend) << ") on " << relative);
+        CHECK_THROWS_AS(info->make()->prepare(on(*info, matrix)), grb::InvalidValue);
+      }
+      continue;
+    }
+    if (sanitizing && matrix.nvals() > 20000) continue;
+    auto sources = pick_sources(matrix, {});
+    graphs.push_back({relative, std::move(matrix), std::move(sources)});
+  }
+  check_every_engine(graphs);
+}
