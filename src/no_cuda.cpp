@@ -2,6 +2,7 @@
 #include <cstdint>
 
 #include "grb/array.hpp"
+#include "grb/cuda/build.hpp"
 #include "grb/error.hpp"
 #include "grb/types.hpp"
 #include "grb/vector.hpp"
@@ -27,6 +28,12 @@ void sparse_to_dense_cuda(std::size_t, Index, Index, const Index*, const void*, 
 }
 void transpose_csr_cuda(std::size_t, Index, Index, Offset, const Offset*, const Index*,
                         const void*, Offset*, Index*, void*) {
+  unavailable();
+}
+DeviceBuildPlan plan_build_cuda(Index, Index, const Index*, const Index*, std::size_t) {
+  unavailable();
+}
+void move_values_cuda(std::size_t, std::size_t, const void*, const Offset*, void*, const Offset*) {
   unavailable();
 }
 Index dense_to_sparse_cuda(std::size_t, Index, const void*, const std::uint8_t*, Index*, void*) {

@@ -4,7 +4,9 @@
 // Every random choice is a counter-based hash of (seed, stream, counter): edge k of a graph is a
 // pure function of the seed and k. The result therefore does not depend on the number of threads
 // or on the order of work, and a GPU implementation of the same functions yields the same graph.
-// Matrices are returned on the cpu backend; use Matrix::to(Backend::cuda) to move them.
+// Matrices are returned on the cpu backend; use Matrix::to(Backend::cuda) to move them. The
+// Kronecker generator and to_matrix also run on the GPU (DeviceEdgeList below), with the same
+// result to the bit.
 #pragma once
 
 #include <cstdint>
@@ -64,5 +66,36 @@ Matrix<double> erdos_renyi(Index n, double average_degree, const Options& option
 /// Throws IndexOutOfBounds for an endpoint >= nvertices, DimensionMismatch for arrays of
 /// different lengths.
 Matrix<double> to_matrix(const EdgeList& edges, const Options& options = {});
+
+/// An edge list in GPU memory: EdgeList's three arrays, each a device Array (16 bytes per edge).
+/// What the GPU Kronecker generator produces and what the GPU to_matrix (Graph500 kernel 1)
+/// consumes, so that a graph is generated and built without crossing PCIe. Move-only, like the
+/// arrays it owns; to_device / to_host copy. Every function below throws BackendUnavailable
+/// without a usable GPU.
+struct DeviceEdgeList {
+  Index nvertices = 0;
+  grb::detail::Array<Index> source, target;  // Backend::cuda
+  grb::detail::Array<double> weight;         // Backend::cuda
+  std::uint64_t size() const { return source.size(); }
+};
+
+DeviceEdgeList to_device(const EdgeList& edges);
+EdgeList to_host(const DeviceEdgeList& edges);
+
+/// kronecker_edges computed by a GPU kernel: the same counter-based functions (shared with the
+/// host code), so the same (scale, edge_factor, seed) gives the identical edge list.
+DeviceEdgeList kronecker_edges_cuda(int scale, int edge_factor = 16, std::uint64_t seed = 1);
+
+/// to_matrix on the GPU: the same matrix as to_matrix(to_host(edges), options), to the bit,
+/// returned on the cuda backend. Entries are sorted by a CUB radix sort of packed (row, column)
+/// keys carrying each entry's edge number; parallel edges are then combined per run of equal
+/// keys. Device memory: 16 bytes per edge for the list, plus 24 bytes per stored entry
+/// (two entries per edge when symmetrizing) while sorting, plus 12 bytes per entry of the result.
+/// An rvalue list is consumed: its endpoint arrays are freed as soon as the sort keys hold
+/// them, which lowers the peak by 8 bytes per edge. Throws IndexOutOfBounds for an endpoint
+/// >= nvertices, DimensionMismatch for arrays of different lengths, OutOfMemory when the
+/// device is too small.
+Matrix<double> to_matrix(const DeviceEdgeList& edges, const Options& options = {});
+Matrix<double> to_matrix(DeviceEdgeList&& edges, const Options& options = {});
 
 }  // namespace grb::generate

@@ -181,6 +181,11 @@ class Matrix {
 
 namespace detail {
 
+/// build() for a matrix on the cuda backend; defined in grb/cuda/build.hpp (included below).
+template <class T, class Dup>
+Csr<T> build_cuda_csr(Index nrows, Index ncols, std::span<const Index> rows,
+                      std::span<const Index> cols, std::span<const T> values, Dup dup);
+
 /// Sorts (row, col, value) tuples into a host CSR, combining duplicates with `dup`.
 template <class T, class Dup>
 Csr<T> build_host_csr(Index nrows, Index ncols, std::span<const Index> rows,
@@ -251,8 +256,10 @@ template <class Dup>
 void Matrix<T>::build(std::span<const Index> rows, std::span<const Index> cols,
                       std::span<const T> values, Dup dup) {
   if (nvals() != 0) throw InvalidValue("build: the matrix already has entries (GrB_OUTPUT_NOT_EMPTY)");
-  Csr<T> host = detail::build_host_csr(nrows(), ncols(), rows, cols, values, dup);
-  adopt(backend() == Backend::cpu ? std::move(host) : host.to(backend()));
+  if (backend() == Backend::cuda)  // sorted on the GPU: grb/cuda/build.hpp
+    adopt(detail::build_cuda_csr(nrows(), ncols(), rows, cols, values, dup));
+  else
+    adopt(detail::build_host_csr(nrows(), ncols(), rows, cols, values, dup));
 }
 
 template <class T>
@@ -357,3 +364,5 @@ Matrix<bool> pattern(const Matrix<T>& a) {
 }
 
 }  // namespace grb
+
+#include "grb/cuda/build.hpp"

@@ -1,20 +1,15 @@
 // The Graph500 Kronecker generator (specification 3.0, section 3): edge k is drawn by
 // KroneckerSampler from (seed, k) alone, so the edge list is filled in parallel.
-#include <string>
-
 #include "grb/error.hpp"
 #include "grb/generate.hpp"
+#include "kronecker_arguments.hpp"
 #include "kronecker_sampler.hpp"
 #include "parallel.hpp"
 
 namespace grb::generate {
 
 EdgeList kronecker_edges(int scale, int edge_factor, std::uint64_t seed) {
-  if (scale < 1 || scale > 31)
-    throw InvalidValue("kronecker: scale " + std::to_string(scale) +
-                       " outside [1, 31] (vertex ids are 32-bit)");
-  if (edge_factor < 1)
-    throw InvalidValue("kronecker: edge factor " + std::to_string(edge_factor) + " is below 1");
+  detail::check_kronecker_arguments(scale, edge_factor);
   const std::uint64_t nvertices = std::uint64_t{1} << scale;
   const std::uint64_t nedges = static_cast<std::uint64_t>(edge_factor) * nvertices;
 

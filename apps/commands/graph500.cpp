@@ -1,0 +1,452 @@
+// grb graph500: the Graph500 benchmark procedure (specification 3.0) on one backend.
+//
+//   1. generation: the Kronecker edge list of 2^scale vertices and edge_factor * 2^scale edges
+//      (on the GPU for --backend cuda: the same edges as on the cpu, to the bit);
+//   2. kernel 1, timed on its own: edge list -> CSR (undirected: symmetrized, self loops and
+//      parallel edges dropped, a parallel edge keeping its smallest weight), on the device;
+//   3. search keys: --roots vertices drawn at random, without repetition, among those of degree
+//      >= 1 (all of them when fewer exist);
+//   4. kernel 2: a BFS from every key through the BFS engine table, each validated;
+//   5. kernel 3: SSSP from every key (weights uniform in [0, 1)) through the SSSP engine table,
+//      each validated;
+//   6. the specification's output block, with TEPS = input edges (edge-list tuples, parallel
+//      edges and self loops included) in the searched component / search time.
+//
+// A failed validation ends the command with grb::ValidationFailed (exit 1): never a number.
+//
+// Device memory (cuda backend; bytes per input edge, m = edge_factor * 2^scale input edges,
+// s ~ 2m stored entries after symmetrizing, e <= s after dropping self loops and duplicates):
+//   generation        16 m                 (source, target: 4 + 4; weight: 8)
+//   kernel 1 (peak)   8 m + 24 (2m) = 56 m (weights kept; endpoints freed once the sort keys
+//                                          hold them; keys 8 + 8, edge numbers 4 + 4 per slot)
+//   kernel 1 (after)  12 e + 8 n           (the weighted CSR)
+//   BFS               engine copies of the pattern (direction-optimized: out- and in-edges,
+//                     4 e + 8 n each) plus the matrix's own pattern and cached transpose, and the
+//                     transposes' sort temporaries (20 e) while the engine prepares
+//   SSSP              the engine's copy of the weighted CSR (12 e + 8 n) and its work arrays
+// Between phases the previous phase's arrays are freed; docs/graph500.md has the numbers for
+// scales 26 and 27.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../device_memory.hpp"
+#include "bfs/engine.hpp"
+#include "commands.hpp"
+#include "grb/error.hpp"
+#include "grb/generate.hpp"
+#include "grb/matrix.hpp"
+#include "sssp/engine.hpp"
+#include "validate/validate.hpp"
+
+namespace grb::app {
+namespace {
+
+struct Graph500Options {
+  int scale = 0;
+  int edge_factor = 16;
+  int roots = 64;
+  std::uint64_t seed = 1;
+  std::string backend;  // default: cuda where available, else cpu
+  std::string bfs_engine;
+  std::string sssp_engine = "bellman-ford";
+  std::string json;
+};
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void progress(const std::string& line) { std::cerr << "graph500: " << line << std::endl; }
+
+/// The summary statistics of the specification's output, over the values of all searches.
+/// Quartiles interpolate linearly between order statistics (the median of an even count is the
+/// mean of the middle two). For rates, the harmonic mean and its standard deviation as the
+/// reference code computes them: mean and sample deviation of the reciprocals, mapped back
+/// (stddev of 1/x divided by mean(1/x)^2 * sqrt(n - 1)).
+struct Statistics {
+  double min = 0, first_quartile = 0, median = 0, third_quartile = 0, max = 0, mean = 0,
+         stddev = 0, harmonic_mean = 0, harmonic_stddev = 0;
+};
+
+double quantile(const std::vector<double>& sorted, double fraction) {
+  const double position = fraction * double(sorted.size() - 1);
+  const std::size_t below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (position - double(below)) * (sorted[above] - sorted[below]);
+}
+
+Statistics statistics(std::vector<double> values) {
+  Statistics s;
+  if (values.empty()) return s;
+  std::sort(values.begin(), values.end());
+  const double n = double(values.size());
+  s.min = values.front();
+  s.max = values.back();
+  s.first_quartile = quantile(values, 0.25);
+  s.median = quantile(values, 0.5);
+  s.third_quartile = quantile(values, 0.75);
+  double sum = 0, inverse_sum = 0;
+  for (double v : values) sum += v, inverse_sum += 1.0 / v;
+  s.mean = sum / n;
+  const double inverse_mean = inverse_sum / n;
+  s.harmonic_mean = 1.0 / inverse_mean;
+  if (values.size() > 1) {
+    double squares = 0, inverse_squares = 0;
+    for (double v : values) {
+      squares += (v - s.mean) * (v - s.mean);
+      inverse_squares += (1.0 / v - inverse_mean) * (1.0 / v - inverse_mean);
+    }
+    s.stddev = std::sqrt(squares / (n - 1));
+    s.harmonic_stddev =
+        std::sqrt(inverse_squares / (n - 1)) / (inverse_mean * inverse_mean * std::sqrt(n - 1));
+  }
+  return s;
+}
+
+/// One kernel's searches: time, input edges in the component, TEPS and validation time each.
+struct Searches {
+  std::vector<double> seconds, edges, teps, validate_seconds;
+  void add(double time, double nedge, double validate_time) {
+    seconds.push_back(time);
+    edges.push_back(nedge);
+    teps.push_back(nedge / time);
+    validate_seconds.push_back(validate_time);
+  }
+};
+
+/// The search keys: `count` distinct vertices of degree >= 1, drawn from a generator seeded by
+/// the run's seed (so a run is repeatable), or all such vertices when there are fewer.
+std::vector<Index> search_keys(const Csr<double>& graph, int count, std::uint64_t seed) {
+  std::vector<Index> candidates;
+  for (Index v = 0; v < graph.nrows; ++v)
+    if (graph.row_offsets[v + 1] > graph.row_offsets[v]) candidates.push_back(v);
+  std::mt19937_64 random(seed ^ 0x6772617068353030ULL);  // "graph500": keys apart from edges
+  const std::size_t wanted = std::min<std::size_t>(std::size_t(count), candidates.size());
+  // A partial Fisher-Yates shuffle: the first `wanted` candidates are a uniform sample.
+  for (std::size_t k = 0; k < wanted; ++k) {
+    std::uniform_int_distribution<std::size_t> pick(k, candidates.size() - 1);
+    std::swap(candidates[k], candidates[pick(random)]);
+  }
+  candidates.resize(wanted);
+  return candidates;
+}
+
+/// tuples[v] = the input edges (u, w) with u == v. An edge's two ends are in one component, so
+/// the input edges in a search's component are the sum of tuples[v] over the reached v.
+std::vector<std::uint64_t> tuples_per_vertex(Index nvertices, const std::vector<Index>& source) {
+  std::vector<std::uint64_t> tuples(nvertices, 0);
+  for (Index u : source) ++tuples[u];
+  return tuples;
+}
+
+template <class Reached>
+double input_edges_in_component(const std::vector<std::uint64_t>& tuples, Reached reached) {
+  double total = 0;
+  for (std::size_t v = 0; v < tuples.size(); ++v)
+    if (reached(v)) total += tuples[v];
+  return total;
+}
+
+/// "1.23 G": a rate in billions, for the progress lines.
+std::string rate(double per_second) {
+  std::ostringstream text;
+  text << std::setprecision(3) << per_second / 1e9 << " G";
+  return text.str();
+}
+
+struct Report {
+  Report(const Graph500Options& options, Backend backend) : options(options), backend(backend) {}
+  const Graph500Options& options;
+  Backend backend;
+  std::string bfs_engine, sssp_engine, device;
+  std::uint64_t input_edges = 0;
+  Offset stored_entries = 0;
+  double generation_seconds = 0, construction_seconds = 0;
+  std::size_t peak_generation = 0, peak_construction = 0, peak_bfs = 0, peak_sssp = 0;
+  Searches bfs, sssp;
+};
+
+void print_block(std::ostream& out, const std::string& prefix, const Searches& searches) {
+  const auto print = [&](const char* what, const Statistics& s, bool rate_statistics) {
+    out << prefix << "min_" << what << ": " << s.min << "\n"
+        << prefix << "firstquartile_" << what << ": " << s.first_quartile << "\n"
+        << prefix << "median_" << what << ": " << s.median << "\n"
+        << prefix << "thirdquartile_" << what << ": " << s.third_quartile << "\n"
+        << prefix << "max_" << what << ": " << s.max << "\n";
+    if (rate_statistics)
+      out << prefix << "harmonic_mean_" << what << ": " << s.harmonic_mean << "\n"
+          << prefix << "harmonic_stddev_" << what << ": " << s.harmonic_stddev << "\n";
+    else
+      out << prefix << "mean_" << what << ": " << s.mean << "\n"
+          << prefix << "stddev_" << what << ": " << s.stddev << "\n";
+  };
+  print("time", statistics(searches.seconds), false);
+  print("nedge", statistics(searches.edges), false);
+  print("TEPS", statistics(searches.teps), true);
+  print("validate", statistics(searches.validate_seconds), false);
+}
+
+nlohmann::json to_json(const Searches& searches) {
+  const auto json = [](const Statistics& s, bool rate_statistics) {
+    nlohmann::json object{{"min", s.min},       {"firstquartile", s.first_quartile},
+                          {"median", s.median}, {"thirdquartile", s.third_quartile},
+                          {"max", s.max}};
+    if (rate_statistics) {
+      object["harmonic_mean"] = s.harmonic_mean;
+      object["harmonic_stddev"] = s.harmonic_stddev;
+    } else {
+      object["mean"] = s.mean;
+      object["stddev"] = s.stddev;
+    }
+    return object;
+  };
+  return {{"time", json(statistics(searches.seconds), false)},
+          {"nedge", json(statistics(searches.edges), false)},
+          {"TEPS", json(statistics(searches.teps), true)},
+          {"validate", json(statistics(searches.validate_seconds), false)},
+          {"seconds", searches.seconds},
+          {"edges", searches.edges}};
+}
+
+void print_report(const Report& r) {
+  std::cout.precision(9);
+  std::cout << "SCALE: " << r.options.scale << "\n"
+            << "edgefactor: " << r.options.edge_factor << "\n"
+            << "NBFS: " << r.bfs.seconds.size() << "\n"
+            << "graph_generation: " << r.generation_seconds << "\n"
+            << "num_mpi_processes: 1\n"
+            << "construction_time: " << r.construction_seconds << "\n";
+  print_block(std::cout, "bfs  ", r.bfs);
+  std::cout << "NSSSP: " << r.sssp.seconds.size() << "\n";
+  print_block(std::cout, "sssp ", r.sssp);
+  std::cout << "input_edges: " << r.input_edges << "\n"
+            << "stored_entries: " << r.stored_entries << "\n"
+            << "construction_edges_per_second: "
+            << double(r.input_edges) / r.construction_seconds << "\n"
+            << "backend: " << to_string(r.backend) << "\n"
+            << "bfs_engine: " << r.bfs_engine << "\n"
+            << "sssp_engine: " << r.sssp_engine << "\n"
+            << "device: " << r.device << "\n"
+            << "peak_device_memory: "
+            << std::max({r.peak_generation, r.peak_construction, r.peak_bfs, r.peak_sssp})
+            << "\n"
+            << "peak_device_memory_generation: " << r.peak_generation << "\n"
+            << "peak_device_memory_construction: " << r.peak_construction << "\n"
+            << "peak_device_memory_bfs: " << r.peak_bfs << "\n"
+            << "peak_device_memory_sssp: " << r.peak_sssp << "\n"
+            << "validation: passed\n";
+}
+
+void write_json(const std::string& path, const Report& r) {
+  const nlohmann::json record{
+      {"SCALE", r.options.scale},
+      {"edgefactor", r.options.edge_factor},
+      {"seed", r.options.seed},
+      {"NBFS", r.bfs.seconds.size()},
+      {"graph_generation", r.generation_seconds},
+      {"num_mpi_processes", 1},
+      {"construction_time", r.construction_seconds},
+      {"input_edges", r.input_edges},
+      {"stored_entries", r.stored_entries},
+      {"bfs", to_json(r.bfs)},
+      {"sssp", to_json(r.sssp)},
+      {"backend", std::string(to_string(r.backend))},
+      {"bfs_engine", r.bfs_engine},
+      {"sssp_engine", r.sssp_engine},
+      {"device", r.device},
+      {"peak_device_memory",
+       {{"generation", r.peak_generation},
+        {"construction", r.peak_construction},
+        {"bfs", r.peak_bfs},
+        {"sssp", r.peak_sssp}}},
+      {"validated", true}};
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw IoError(path + ": cannot open for writing");
+  out << record.dump() << "\n";
+  out.close();
+  if (!out) throw IoError(path + ": write failed");
+}
+
+void run_graph500(const Graph500Options& options) {
+  const Backend backend = options.backend.empty()
+                              ? (cuda_available() ? Backend::cuda : Backend::cpu)
+                              : select_backends(options.backend).front();
+  Report report(options, backend);
+  report.bfs_engine = options.bfs_engine;
+  report.sssp_engine = options.sssp_engine;
+  report.device = device_name(backend);
+  if (report.bfs_engine.empty())
+    report.bfs_engine = backend == Backend::cuda ? "direction-optimized" : "linalg";
+  // Looked up before the long steps, so that a misspelt engine fails at once.
+  const bfs::EngineInfo& bfs_info = bfs::find_engine(report.bfs_engine, backend);
+  const sssp::EngineInfo& sssp_info = sssp::find_engine(report.sssp_engine, backend);
+  const generate::Options undirected{.seed = options.seed};
+
+  progress("scale " + std::to_string(options.scale) + ", edge factor " +
+           std::to_string(options.edge_factor) + ", seed " + std::to_string(options.seed) +
+           ", backend " + std::string(to_string(backend)) + " (" + report.device + ")");
+  reset_peak_device_bytes();
+  Matrix<double> weighted;
+  std::vector<std::uint64_t> tuples;
+  if (backend == Backend::cuda) {
+    Clock::time_point start = Clock::now();
+    generate::DeviceEdgeList edges =
+        generate::kronecker_edges_cuda(options.scale, options.edge_factor, options.seed);
+    synchronize_device();
+    report.generation_seconds = seconds_since(start);
+    report.peak_generation = peak_device_bytes();
+    report.input_edges = edges.size();
+    progress("generated " + std::to_string(edges.size()) + " edges on the GPU in " +
+             std::to_string(report.generation_seconds) + " s; kernel 1 (edge list -> CSR)");
+    tuples = tuples_per_vertex(edges.nvertices, edges.source.to_vector());
+    reset_peak_device_bytes();
+    start = Clock::now();
+    weighted = generate::to_matrix(std::move(edges), undirected);
+    synchronize_device();
+    report.construction_seconds = seconds_since(start);
+    report.peak_construction = peak_device_bytes();
+  } else {
+    Clock::time_point start = Clock::now();
+    generate::EdgeList edges =
+        generate::kronecker_edges(options.scale, options.edge_factor, options.seed);
+    report.generation_seconds = seconds_since(start);
+    report.input_edges = edges.source.size();
+    progress("generated " + std::to_string(edges.source.size()) + " edges in " +
+             std::to_string(report.generation_seconds) + " s; kernel 1 (edge list -> CSR)");
+    tuples = tuples_per_vertex(edges.nvertices, edges.source);
+    start = Clock::now();
+    weighted = generate::to_matrix(edges, undirected);
+    report.construction_seconds = seconds_since(start);
+  }
+  report.stored_entries = weighted.nvals();
+  progress("kernel 1: " + std::to_string(report.stored_entries) + " stored entries in " +
+           std::to_string(report.construction_seconds) + " s (" +
+           rate(double(report.input_edges) / report.construction_seconds) + "input edges/s)");
+
+  // The validators read host CSR arrays: one host copy serves every validation.
+  const Matrix<double> host = weighted.backend() == Backend::cpu ? Matrix<double>{}
+                                                                   : weighted.to(Backend::cpu);
+  const Matrix<double>& reference = weighted.backend() == Backend::cpu ? weighted : host;
+  const std::vector<Index> keys = search_keys(reference.csr(), options.roots, options.seed);
+  if (keys.empty()) throw InvalidValue("graph500: the graph has no vertex of degree >= 1");
+
+  // Kernel 2. The engine gets the pattern where the graph lives; the weighted device matrix is
+  // released first (SSSP uploads the host copy again) to leave the BFS engine the most room.
+  reset_peak_device_bytes();
+  {
+    std::unique_ptr<bfs::Engine> engine = bfs_info.make();
+    {
+      Matrix<bool> graph = pattern(weighted);
+      if (backend == Backend::cuda) weighted = Matrix<double>{};
+      progress("kernel 2: preparing BFS engine " + report.bfs_engine);
+      engine->prepare(graph);
+    }
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      const Clock::time_point start = Clock::now();
+      engine->run(keys[k], bfs::Options{});
+      const double time = seconds_since(start);
+      const bfs::Result result = engine->result();
+      const Clock::time_point validation_start = Clock::now();
+      const validate::Result check = validate::bfs(reference, keys[k],
+                                                   std::span<const std::int32_t>(result.level),
+                                                   std::span<const Index>(result.parent));
+      if (!check)
+        throw ValidationFailed("graph500: BFS " + std::to_string(k) + " (engine " +
+                               report.bfs_engine + ", root " + std::to_string(keys[k]) +
+                               ") failed validation: " + check.message);
+      const double nedge = input_edges_in_component(
+          tuples, [&](std::size_t v) { return result.level[v] >= 0; });
+      report.bfs.add(time, nedge, seconds_since(validation_start));
+      progress("bfs " + std::to_string(k + 1) + "/" + std::to_string(keys.size()) + ": root " +
+               std::to_string(keys[k]) + ", " + std::to_string(time * 1e3) + " ms, " +
+               rate(nedge / time) + "TEPS, validated");
+    }
+  }
+  report.peak_bfs = peak_device_bytes();
+
+  // Kernel 3.
+  reset_peak_device_bytes();
+  {
+    std::unique_ptr<sssp::Engine> engine = sssp_info.make();
+    progress("kernel 3: preparing SSSP engine " + report.sssp_engine);
+    engine->prepare(reference);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      const Clock::time_point start = Clock::now();
+      engine->run(keys[k], sssp::Options{});
+      const double time = seconds_since(start);
+      const sssp::Result result = engine->result();
+      const Clock::time_point validation_start = Clock::now();
+      const validate::Result check = validate::sssp(reference, keys[k],
+                                                    std::span<const double>(result.distance),
+                                                    std::span<const Index>(result.parent));
+      if (!check)
+        throw ValidationFailed("graph500: SSSP " + std::to_string(k) + " (engine " +
+                               report.sssp_engine + ", root " + std::to_string(keys[k]) +
+                               ") failed validation: " + check.message);
+      const double nedge = input_edges_in_component(
+          tuples, [&](std::size_t v) { return std::isfinite(result.distance[v]); });
+      report.sssp.add(time, nedge, seconds_since(validation_start));
+      progress("sssp " + std::to_string(k + 1) + "/" + std::to_string(keys.size()) + ": root " +
+               std::to_string(keys[k]) + ", " + std::to_string(time * 1e3) + " ms, " +
+               rate(nedge / time) + "TEPS, validated");
+    }
+  }
+  report.peak_sssp = peak_device_bytes();
+
+  print_report(report);
+  if (!options.json.empty()) write_json(options.json, report);
+}
+
+}  // namespace
+
+void add_graph500_command(CLI::App& app) {
+  auto options = std::make_shared<Graph500Options>();
+  CLI::App* command = app.add_subcommand(
+      "graph500",
+      "the Graph500 benchmark (specification 3.0): Kronecker generation, kernel 1 (edge list -> "
+      "CSR, timed alone), BFS (kernel 2) and SSSP (kernel 3) from random search keys of degree "
+      ">= 1, every search validated, and the specification's output block");
+  command->footer(
+      "TEPS: input edges (edge-list tuples, parallel edges and self loops included) in the "
+      "searched component, divided by the search time; the harmonic mean over the searches is "
+      "the headline number. A search that fails validation stops the command with exit status 1. "
+      "Progress goes to stderr, the output block to stdout. With --backend cuda the graph is "
+      "generated and built on the GPU (the same graph as on the cpu for the same seed); "
+      "validation runs on the host.");
+  command->add_option("--scale", options->scale, "log2 of the number of vertices")
+      ->required()
+      ->check(CLI::Range(1, 31));
+  command->add_option("--edge-factor", options->edge_factor, "input edges per vertex")
+      ->check(CLI::Range(1, 1 << 20))
+      ->default_str("16");
+  command->add_option("--roots", options->roots, "search keys (the specification's NBFS: 64)")
+      ->check(CLI::Range(1, 1 << 20))
+      ->default_str("64");
+  command->add_option("--seed", options->seed, "generator seed (the search keys follow from it)")
+      ->default_str("1");
+  command->add_option("--backend", options->backend, "cuda or cpu (default: cuda where available)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  command->add_option("--bfs-engine", options->bfs_engine,
+                      "BFS engine (see `grb engines`; default: direction-optimized on cuda, "
+                      "linalg on cpu)");
+  command->add_option("--sssp-engine", options->sssp_engine, "SSSP engine (see `grb engines`)")
+      ->default_str("bellman-ford");
+  command->add_option("--json", options->json, "also write the results as one JSON object to FILE");
+  command->callback([options] { run_graph500(*options); });
+}
+
+}  // namespace grb::app
