@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   grb::app::add_engines_command(app);
   grb::app::add_demo_command(app);
   grb::app::add_graph500_command(app);
+  grb::app::add_bench_command(app);
 
   try {
     app.parse(argc, argv);

@@ -25,16 +25,27 @@ double median(std::vector<double> samples) {
 
 Measurement measure(Runner& runner, const io::Graph& graph, Index source, int runs,
                     bool validate) {
+  const double prepare_ms = milliseconds([&] { runner.prepare(graph); });
+  Measurement measurement = measure_prepared(runner, graph, source, runs, true, false);
+  measurement.prepare_ms = prepare_ms;
+  if (validate) measurement.validation = runner.validate(graph, source);
+  return measurement;
+}
+
+Measurement measure_prepared(Runner& runner, const io::Graph& graph, Index source, int runs,
+                             bool warm_up, bool validate_each) {
   Measurement measurement;
   measurement.source = source;
-  measurement.prepare_ms = milliseconds([&] { runner.prepare(graph); });
-  runner.run(source);  // warm-up: first-touch allocations, lazily built transposes, clocks
-  for (int r = 0; r < runs; ++r)
+  // warm-up: first-touch allocations, lazily built transposes, clocks
+  if (warm_up) runner.run(source);
+  for (int r = 0; r < runs; ++r) {
     measurement.run_ms.push_back(milliseconds([&] { runner.run(source); }));
+    if (validate_each && (!measurement.validation || measurement.validation->ok))
+      measurement.validation = runner.validate(graph, source);
+  }
   measurement.median_ms = median(measurement.run_ms);
   measurement.values = runner.values();
   measurement.input_edges = input_edges_reached(graph, measurement.values);
-  if (validate) measurement.validation = runner.validate(graph, source);
   return measurement;
 }
 

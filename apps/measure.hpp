@@ -35,6 +35,12 @@ struct Measurement {
 Measurement measure(Runner& runner, const io::Graph& graph, Index source, int runs,
                     bool validate);
 
+/// measure() of a runner already prepared on `graph` (many sources, one preparation), with the
+/// untimed warm-up run only when asked. With `validate_each`, every timed run is validated
+/// (outside the clock), and `validation` holds the first failure, else the last success.
+Measurement measure_prepared(Runner& runner, const io::Graph& graph, Index source, int runs,
+                             bool warm_up, bool validate_each);
+
 /// Edges whose source vertex the run reached (its value is finite): for BFS and SSSP the edges
 /// of the traversed component, for CC all of them. An undirected graph stores each input edge
 /// both ways, and counts it once.

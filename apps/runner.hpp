@@ -30,6 +30,11 @@ class Runner {
   virtual std::vector<double> values() const = 0;
   /// The last run checked by grb::validate, whose checkers share no code with the algorithms.
   virtual validate::Result validate(const io::Graph& graph, Index source) const = 0;
+  /// What each level of the last run did, for engines that count it (BFS); else empty.
+  virtual std::vector<bfs::LevelStats> level_stats() const { return {}; }
+  /// Time every level of the following runs (bfs::Options::level_timing), where the engine can:
+  /// the per-level clocks perturb the total, so timed runs leave it off.
+  virtual void time_levels(bool) {}
 };
 
 /// BFS through the engine registry (levels and parents).

@@ -19,6 +19,7 @@ void add_engines_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
 /// The Graph500 benchmark procedure (graph500.cpp).
 void add_graph500_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
 
 /// The backends named by --backend: "cpu", "cuda", or "all" (every available one, cpu first).
 /// Asking for cuda where it is unavailable is a grb::BackendUnavailable saying why.

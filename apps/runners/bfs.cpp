@@ -13,7 +13,7 @@ class BfsRunner final : public Runner {
   void prepare(const io::Graph& graph) override { engine_->prepare(pattern(graph.matrix)); }
 
   void run(Index source) override {
-    engine_->run(source, bfs::Options{.parents = true, .level_timing = false});
+    engine_->run(source, bfs::Options{.parents = true, .level_timing = level_timing_});
     result_.reset();
   }
 
@@ -31,8 +31,13 @@ class BfsRunner final : public Runner {
     return validate::bfs(graph.matrix, source, searched.level, searched.parent);
   }
 
+  std::vector<bfs::LevelStats> level_stats() const override { return result().levels; }
+
+  void time_levels(bool on) override { level_timing_ = on; }
+
  private:
   std::unique_ptr<bfs::Engine> engine_;
+  bool level_timing_ = false;
   // The engine's result, fetched from it once per run.
   mutable std::unique_ptr<bfs::Result> result_;
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -32,6 +33,9 @@ Backend parse_backend(std::string_view name);
 bool cuda_available();
 /// The backends usable on this machine, cpu first.
 std::vector<Backend> available_backends();
+/// What runs `backend`'s work, for benchmark records: "cpu", or the current GPU's name
+/// (cudaGetDeviceProperties); throws grb::BackendUnavailable for cuda without a usable GPU.
+std::string device_name(Backend backend);
 
 /// The backend new objects get when none is named (cpu unless changed).
 Backend default_backend();

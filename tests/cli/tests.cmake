@@ -120,3 +120,15 @@ grb_cli_test(graph500_cpu 0
 grb_cli_test(graph500_bad_engine 1 "STDERR=no BFS engine 'nonesuch'" --
              graph500 --scale 4 --backend cpu --bfs-engine nonesuch)
 grb_cli_test(graph500_no_scale 2 -- graph500)
+
+# grb bench: every run validated; a table per graph and engine; a named engine or algorithm that
+# does not exist is an error, not an empty benchmark.
+grb_cli_test(help_bench 0 STDOUT=Usage: -- bench --help)
+grb_cli_test(bench_quick 0 "STDOUT=kron-10 +bfs +linalg +cpu +4 .*grid-48 +cc +fastsv +cpu +1 "
+             NOT_STDOUT=FAILED -- bench --quick --backend cpu)
+grb_cli_test(bench_engines 0 "STDOUT=kron-8 +sssp +bellman-ford +cpu +2 " NOT_STDOUT=fastsv --
+             bench --kron 8 --algorithms sssp --engines bellman-ford --backend cpu --roots 2 --runs 1)
+grb_cli_test(bench_no_graph 1 "STDERR=no graph" -- bench)
+grb_cli_test(bench_unknown_engine 1 "STDERR=no-such-engine" --
+             bench --kron 4 --engines linalg,no-such-engine --backend cpu)
+grb_cli_test(bench_unknown_algorithm 2 -- bench --kron 4 --algorithms pagerank)

@@ -1,0 +1,68 @@
+"""benchmarks/plot on real `grb bench --quick` output: the three PNGs exist, are PNG files and
+are not empty; every benchmark record is validated. Exits 77 (the test's SKIP_RETURN_CODE)
+where matplotlib is missing.
+
+    python3 check_plot.py GRB PLOT WORK_DIR
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+SKIP = 77
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def fail(message):
+    print("check_plot: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    grb, plot, work = sys.argv[1:4]
+    try:
+        import matplotlib  # noqa: F401  (only asking whether it is there)
+    except ImportError:
+        print(f"check_plot: skipped: {sys.executable} has no matplotlib")
+        return SKIP
+
+    os.makedirs(work, exist_ok=True)
+    records = os.path.join(work, "quick.jsonl")
+    bench = subprocess.run([grb, "bench", "--quick", "--backend", "cpu", "--json", records],
+                           capture_output=True, text=True)
+    if bench.returncode != 0:
+        fail(f"grb bench exited {bench.returncode}: {bench.stderr}")
+    with open(records, encoding="utf-8") as lines:
+        parsed = [json.loads(line) for line in lines if line.strip()]
+    if not parsed:
+        fail(f"{records} holds no records")
+    for record in parsed:
+        if record.get("validated") is not True:
+            fail(f"a record is not validated: {record}")
+    if not any(record["algorithm"] == "bfs" and record["per_level"] for record in parsed):
+        fail("no BFS record with per-level data")
+
+    images = os.path.join(work, "png")
+    for name in ("gteps.png", "levels.png", "scale.png"):
+        path = os.path.join(images, name)
+        if os.path.exists(path):
+            os.remove(path)
+    drawn = subprocess.run([sys.executable, plot, records, "--output", images],
+                           capture_output=True, text=True)
+    if drawn.returncode != 0:
+        fail(f"plot exited {drawn.returncode}: {drawn.stderr}")
+    for name in ("gteps.png", "levels.png", "scale.png"):
+        path = os.path.join(images, name)
+        if not os.path.exists(path):
+            fail(f"{path} was not written")
+        with open(path, "rb") as image:
+            content = image.read()
+        if len(content) <= len(PNG_MAGIC) or not content.startswith(PNG_MAGIC):
+            fail(f"{path} is empty or not a PNG ({len(content)} bytes)")
+    print(f"check_plot: {len(parsed)} records; gteps.png, levels.png, scale.png drawn")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
