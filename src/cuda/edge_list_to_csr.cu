@@ -16,7 +16,8 @@
 // numbers: 16 (the edge list; 8 of them freed first when the list is consumed) + 2 slots x
 // (8 + 8 key buffers + 4 + 4 edge-number buffers) = 64 bytes (56 consumed). Afterwards: the
 // sorted keys and edge numbers (12 bytes per slot), the run starts (8 per stored entry) and the
-// result (12 per stored entry, 8 per row).
+// result's columns (4 per stored entry, 8 per row); then the keys are freed and the values
+// (8 per stored entry) allocated, so the peak after the sort stays below the sort's own.
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -114,9 +115,10 @@ Csr<double> build_csr(const DeviceEdgeList& edges, const Options& options,
   const Offset nentries = count_below(keys, coordinates.sentinel());
   const DeviceArray<Offset> starts = run_starts(keys, nentries);
   const Offset nruns = starts.size();
-  Csr<double> csr{n, n, device_array<Offset>(std::size_t(n) + 1), device_array<Index>(nruns),
-                  device_array<double>(nruns)};
+  Csr<double> csr{n, n, device_array<Offset>(std::size_t(n) + 1), device_array<Index>(nruns), {}};
   write_structure(coordinates, keys, starts, n, csr.row_offsets.data(), csr.col_indices.data());
+  keys = {};  // before the values are allocated: see the memory arithmetic above
+  csr.values = device_array<double>(nruns);
   if (nruns > 0) {
     combine_runs<<<blocks_for(nruns), block_threads>>>(nruns, nentries, starts.data(),
                                                        edge_of.data(), edges.weight.data(),
