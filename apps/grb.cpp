@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   grb::app::add_convert_command(app);
   grb::app::add_engines_command(app);
   grb::app::add_demo_command(app);
+  grb::app::add_tc_command(app);
   grb::app::add_graph500_command(app);
   grb::app::add_bench_command(app);
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bfs/engine.hpp"
+#include "cc/engine.hpp"
 #include "grb/io.hpp"
 #include "grb/types.hpp"
 #include "validate/validate.hpp"
@@ -41,7 +42,10 @@ class Runner {
 std::unique_ptr<Runner> make_bfs_runner(const bfs::EngineInfo& engine);
 /// Bellman-Ford over min.plus (algorithms/sssp/bellman_ford.hpp).
 std::unique_ptr<Runner> make_sssp_runner(Backend backend);
-/// FastSV (algorithms/cc/fastsv.hpp); directed graphs give weakly connected components.
+/// Connected components through the engine registry; directed graphs give weakly connected
+/// components.
+std::unique_ptr<Runner> make_cc_runner(const cc::EngineInfo& engine);
+/// The fastsv engine on `backend`.
 std::unique_ptr<Runner> make_cc_runner(Backend backend);
 
 }  // namespace grb::app

@@ -13,6 +13,7 @@
 #include "../report.hpp"
 #include "../runner.hpp"
 #include "bfs/engine.hpp"
+#include "cc/engine.hpp"
 #include "commands.hpp"
 #include "grb/error.hpp"
 
@@ -50,12 +51,19 @@ std::vector<std::unique_ptr<Runner>> make_runners(const AlgorithmOptions& option
     } else if (options.algorithm == Algorithm::sssp) {
       runners.push_back(make_sssp_runner(backend));
     } else {
-      runners.push_back(make_cc_runner(backend));
+      const auto& all = cc::engines();
+      const bool exists = std::any_of(all.begin(), all.end(), [&](const cc::EngineInfo& e) {
+        return e.name == options.engine && e.backend == backend;
+      });
+      if (!exists && selected.size() > 1) continue;
+      runners.push_back(make_cc_runner(cc::find_engine(options.engine, backend)));
     }
-    engine_names.push_back(options.algorithm == Algorithm::bfs ? options.engine : "linalg");
+    engine_names.push_back(options.algorithm == Algorithm::sssp ? "linalg" : options.engine);
     backends.push_back(backend);
   }
   // No selected backend has the engine: find_engine's message lists the ones that exist.
+  if (runners.empty() && options.algorithm == Algorithm::cc)
+    cc::find_engine(options.engine, selected.front());
   if (runners.empty()) bfs::find_engine(options.engine, selected.front());
   return runners;
 }
@@ -152,6 +160,13 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
   if (algorithm == Algorithm::bfs)
     command->add_option("--engine", options->engine, "BFS engine (see `grb engines`)")
         ->default_str("linalg");
+  if (algorithm == Algorithm::cc) {
+    options->engine = "fastsv";
+    command
+        ->add_option("--engine", options->engine,
+                     "connected-components engine (see `grb engines`)")
+        ->default_str("fastsv");
+  }
   command->add_option("--runs", options->runs, "timed runs after one warm-up; the median is reported")
       ->check(CLI::Range(1, 1000))
       ->default_str("3");
@@ -170,7 +185,7 @@ void add_algorithm_commands(CLI::App& app) {
   add_algorithm_command(app, Algorithm::sssp,
                         "single-source shortest paths (Bellman-Ford over min.plus)");
   add_algorithm_command(app, Algorithm::cc,
-                        "connected components (FastSV; weakly connected for directed graphs)");
+                        "connected components (weakly connected for directed graphs)");
 }
 
 }  // namespace grb::app

@@ -17,6 +17,8 @@ void add_info_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 void add_engines_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
+/// Triangle counting (tc.cpp).
+void add_tc_command(CLI::App& app);
 /// The Graph500 benchmark procedure (graph500.cpp).
 void add_graph500_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
