@@ -12,6 +12,7 @@
 #include "cc/engine.hpp"
 #include "grb/io.hpp"
 #include "grb/types.hpp"
+#include "sssp/engine.hpp"
 #include "validate/validate.hpp"
 
 namespace grb::app {
@@ -40,7 +41,11 @@ class Runner {
 
 /// BFS through the engine registry (levels and parents).
 std::unique_ptr<Runner> make_bfs_runner(const bfs::EngineInfo& engine);
-/// Bellman-Ford over min.plus (algorithms/sssp/bellman_ford.hpp).
+/// SSSP through the engine registry (distances and parents); `options.delta` for the
+/// delta-stepping engines.
+std::unique_ptr<Runner> make_sssp_runner(const sssp::EngineInfo& engine,
+                                         const sssp::Options& options = {});
+/// The bellman-ford engine (min.plus, algorithms/sssp/bellman_ford.hpp) on `backend`.
 std::unique_ptr<Runner> make_sssp_runner(Backend backend);
 /// Connected components through the engine registry; directed graphs give weakly connected
 /// components.

@@ -190,11 +190,11 @@ TEST_CASE("the SSSP engine table: names, backends, lookups, default delta") {
   } catch (const grb::InvalidValue& error) {
     CHECK(std::string(error.what()).find("bellman-ford") != std::string::npos);
   }
-  // 32 x mean length / mean degree: a 4-vertex graph with 2 edges of lengths 1 and 3.
+  // 128 x mean length / mean degree: a 4-vertex graph with 2 edges of lengths 1 and 3.
   const auto summary = grb::sssp::check_weights(from_edges(4, {{0, 1, 1.0}, {1, 2, 3.0}}, false), "test");
   CHECK(summary.mean_weight == 2.0);
   CHECK(summary.mean_degree == 0.5);
-  CHECK(grb::sssp::default_delta(summary) == 128.0);
+  CHECK(grb::sssp::default_delta(summary) == 512.0);
   CHECK(grb::sssp::default_delta(grb::sssp::WeightSummary{}) == 1.0);
 }
 

@@ -76,12 +76,15 @@ struct WeightSummary {
 /// `engine` otherwise; NaN counts as invalid) and returns the summary. Reads a host copy.
 WeightSummary check_weights(const Matrix<double>& graph, std::string_view engine);
 
-/// The delta-stepping engines' default bucket width: 32 x mean length / mean out-degree
-/// (Davidson et al. 2014 scale delta with the warp width and the mean length over the mean
-/// degree). On sparse high-diameter graphs (roads, grids: degree 2-4) a bucket then spans ~10
-/// mean-length hops, enough vertices per phase to fill the GPU; on dense power-law graphs it
-/// stays narrow, since each settled vertex already brings many relaxations. 1 when every
-/// length is 0 (any width then settles everything in one bucket).
+/// The delta-stepping engines' default bucket width: 128 x mean length / mean out-degree.
+/// Davidson et al. 2014 scale delta with the warp width x the mean length over the mean degree:
+/// on sparse high-diameter graphs (roads, grids: degree 2-4) a bucket then spans many
+/// mean-length hops, enough vertices per round to fill the GPU; on dense power-law graphs it
+/// stays narrow, since each settled vertex already brings many relaxations. The constant is 4
+/// warps, not 1: on the H100 a round costs ~15-20 us of latency whatever its size, so wider
+/// buckets (fewer rounds and phases, more redundant relaxations) won on every benchmark graph
+/// (docs/sssp.md: 32 vs 128 vs 8 on Berlin, grid1000/2000, kron20). 1 when every length is 0
+/// (any width then settles everything in one bucket).
 double default_delta(const WeightSummary& summary);
 
 }  // namespace grb::sssp

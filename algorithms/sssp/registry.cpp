@@ -95,7 +95,7 @@ WeightSummary check_weights(const Matrix<double>& graph, std::string_view engine
 
 double default_delta(const WeightSummary& summary) {
   if (summary.mean_weight <= 0 || summary.mean_degree <= 0) return 1.0;
-  return 32.0 * summary.mean_weight / summary.mean_degree;
+  return 128.0 * summary.mean_weight / summary.mean_degree;
 }
 
 }  // namespace grb::sssp

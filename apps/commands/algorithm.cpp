@@ -16,6 +16,7 @@
 #include "cc/engine.hpp"
 #include "commands.hpp"
 #include "grb/error.hpp"
+#include "sssp/engine.hpp"
 
 namespace grb::app {
 namespace {
@@ -27,6 +28,7 @@ struct AlgorithmOptions {
   bool source_given = false;
   std::string backend = "all";
   std::string engine = "linalg";
+  double delta = 0;  // sssp: the delta-stepping engines' bucket width (0: their default)
   int runs = 3;
   bool validate = false;
   bool json = false;
@@ -49,7 +51,13 @@ std::vector<std::unique_ptr<Runner>> make_runners(const AlgorithmOptions& option
       if (!exists && selected.size() > 1) continue;
       runners.push_back(make_bfs_runner(bfs::find_engine(options.engine, backend)));
     } else if (options.algorithm == Algorithm::sssp) {
-      runners.push_back(make_sssp_runner(backend));
+      const auto& all = sssp::engines();
+      const bool exists = std::any_of(all.begin(), all.end(), [&](const sssp::EngineInfo& e) {
+        return e.name == options.engine && e.backend == backend;
+      });
+      if (!exists && selected.size() > 1) continue;
+      runners.push_back(make_sssp_runner(sssp::find_engine(options.engine, backend),
+                                         sssp::Options{.delta = options.delta}));
     } else {
       const auto& all = cc::engines();
       const bool exists = std::any_of(all.begin(), all.end(), [&](const cc::EngineInfo& e) {
@@ -58,10 +66,12 @@ std::vector<std::unique_ptr<Runner>> make_runners(const AlgorithmOptions& option
       if (!exists && selected.size() > 1) continue;
       runners.push_back(make_cc_runner(cc::find_engine(options.engine, backend)));
     }
-    engine_names.push_back(options.algorithm == Algorithm::sssp ? "linalg" : options.engine);
+    engine_names.push_back(options.engine);
     backends.push_back(backend);
   }
   // No selected backend has the engine: find_engine's message lists the ones that exist.
+  if (runners.empty() && options.algorithm == Algorithm::sssp)
+    sssp::find_engine(options.engine, selected.front());
   if (runners.empty() && options.algorithm == Algorithm::cc)
     cc::find_engine(options.engine, selected.front());
   if (runners.empty()) bfs::find_engine(options.engine, selected.front());
@@ -160,6 +170,16 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
   if (algorithm == Algorithm::bfs)
     command->add_option("--engine", options->engine, "BFS engine (see `grb engines`)")
         ->default_str("linalg");
+  if (algorithm == Algorithm::sssp) {
+    options->engine = "bellman-ford";
+    command->add_option("--engine", options->engine, "SSSP engine (see `grb engines`)")
+        ->default_str("bellman-ford");
+    command
+        ->add_option("--delta", options->delta,
+                     "bucket width of delta-stepping and near-far (default: 128 x mean length / "
+                     "mean out-degree)")
+        ->check(CLI::PositiveNumber);
+  }
   if (algorithm == Algorithm::cc) {
     options->engine = "fastsv";
     command
@@ -183,7 +203,7 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
 void add_algorithm_commands(CLI::App& app) {
   add_algorithm_command(app, Algorithm::bfs, "breadth-first search: levels and parents");
   add_algorithm_command(app, Algorithm::sssp,
-                        "single-source shortest paths (Bellman-Ford over min.plus)");
+                        "single-source shortest paths: distances and parents");
   add_algorithm_command(app, Algorithm::cc,
                         "connected components (weakly connected for directed graphs)");
 }

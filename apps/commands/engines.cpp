@@ -6,6 +6,7 @@
 #include "bfs/engine.hpp"
 #include "cc/engine.hpp"
 #include "commands.hpp"
+#include "sssp/engine.hpp"
 #include "tc/engine.hpp"
 
 namespace grb::app {
@@ -39,6 +40,8 @@ void add_engines_command(CLI::App& app) {
                  available ? "yes" : "no (no GPU)", std::string(engine.description)});
     }
     table.print(std::cout);
+    print_engine_table(std::cout, "single-source shortest paths (grb sssp --engine NAME)",
+                       sssp::engines());
     print_engine_table(std::cout, "connected components (grb cc --engine NAME)", cc::engines());
     print_engine_table(std::cout, "triangle counting (grb tc --engine NAME)", tc::engines());
   });

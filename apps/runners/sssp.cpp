@@ -1,58 +1,55 @@
-// SSSP on the runner's backend: Bellman-Ford over min.plus. nvcc compiles this file in CUDA
-// builds, so that the algorithm's operations see the cuda backend.
-#include <limits>
-#include <optional>
+// SSSP through the engine interface: the engine's prepare() checks the lengths and does its own
+// copies and setup (light/heavy split, device graph).
+#include <span>
 
 #include "../runner.hpp"
-#include "sssp/bellman_ford.hpp"
-#include "synchronize.hpp"
 
 namespace grb::app {
 namespace {
 
 class SsspRunner final : public Runner {
  public:
-  explicit SsspRunner(Backend backend) : backend_(backend) {}
+  SsspRunner(const sssp::EngineInfo& info, const sssp::Options& options)
+      : engine_(info.make()), options_(options) {
+    options_.parents = true;  // validation needs the tree
+  }
 
-  void prepare(const io::Graph& graph) override { weights_ = graph.matrix.to(backend_); }
+  void prepare(const io::Graph& graph) override { engine_->prepare(graph.matrix); }
 
   void run(Index source) override {
-    result_.emplace(algorithms::sssp(weights_, source));
-    wait_for(backend_);
+    engine_->run(source, options_);
+    result_.reset();
   }
 
-  std::vector<double> values() const override {
-    return dense(result_->distance, std::numeric_limits<double>::infinity());
-  }
+  std::vector<double> values() const override { return result().distance; }
 
   validate::Result validate(const io::Graph& graph, Index source) const override {
-    const std::vector<double> distance = values();
-    const std::vector<Index> parent = dense(result_->parent, no_index);
-    return validate::sssp(graph.matrix, source, std::span<const double>(distance),
-                          std::span<const Index>(parent));
+    const sssp::Result& searched = result();
+    return validate::sssp(graph.matrix, source, std::span<const double>(searched.distance),
+                          std::span<const Index>(searched.parent));
   }
 
  private:
-  Backend backend_;
-  Matrix<double> weights_;
-  std::optional<algorithms::SsspResult<double>> result_;
+  std::unique_ptr<sssp::Engine> engine_;
+  sssp::Options options_;
+  // The engine's result, fetched from it once per run.
+  mutable std::unique_ptr<sssp::Result> result_;
 
-  /// A host copy with `absent` where the vector has no entry (unreached vertices).
-  template <class T>
-  static std::vector<T> dense(const Vector<T>& sparse, T absent) {
-    std::vector<Index> indices;
-    std::vector<T> entries;
-    sparse.extract_tuples(indices, entries);
-    std::vector<T> result(sparse.size(), absent);
-    for (std::size_t e = 0; e < indices.size(); ++e) result[indices[e]] = entries[e];
-    return result;
+  const sssp::Result& result() const {
+    if (!result_) result_ = std::make_unique<sssp::Result>(engine_->result());
+    return *result_;
   }
 };
 
 }  // namespace
 
+std::unique_ptr<Runner> make_sssp_runner(const sssp::EngineInfo& engine,
+                                         const sssp::Options& options) {
+  return std::make_unique<SsspRunner>(engine, options);
+}
+
 std::unique_ptr<Runner> make_sssp_runner(Backend backend) {
-  return std::make_unique<SsspRunner>(backend);
+  return make_sssp_runner(sssp::find_engine("bellman-ford", backend));
 }
 
 }  // namespace grb::app

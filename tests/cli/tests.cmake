@@ -59,7 +59,7 @@ grb_cli_test(two_graphs 2 -- bfs --kron 4 --grid 4)
 grb_cli_test(bad_backend 2 -- bfs --kron 4 --backend gpu)
 grb_cli_test(scale_out_of_range 2 -- bfs --kron 99)
 grb_cli_test(runs_not_a_number 2 -- sssp --kron 4 --runs many)
-grb_cli_test(engine_only_for_bfs 2 -- sssp --kron 4 --engine linalg)
+grb_cli_test(sssp_delta_not_positive 2 -- sssp --kron 4 --engine delta-stepping --delta 0)
 grb_cli_test(convert_bad_extension 2 -- convert @DATA@/lagraph/karate.mtx karate.txt)
 grb_cli_test(info_without_file 2 -- info)
 
@@ -75,6 +75,8 @@ grb_cli_test(non_square 1 "STDERR=rectangular\\.mtx.*3 x 4.*square" --
 grb_cli_test(malformed_file 1 "STDERR=malformed\\.mtx:4" -- cc --graph malformed.mtx)
 grb_cli_test(negative_weight 1 "STDERR=negative" -- sssp --graph negative.mtx --source 0)
 grb_cli_test(unknown_engine 1 "STDERR=no-such-engine" -- bfs --kron 4 --engine no-such-engine)
+grb_cli_test(sssp_unknown_engine 1 "STDERR=no SSSP engine 'linalg'.*bellman-ford" --
+             sssp --kron 4 --engine linalg)
 
 # Results on real graphs, validated and compared with answers fixed by others.
 grb_cli_test(bfs_karate 0 OUTPUT=karate-bfs.out EXPECTED=karate-bfs-30.expected
@@ -100,6 +102,12 @@ grb_cli_test(engines 0 "STDOUT=linalg +cpu" -- engines)
 grb_cli_test(json 0 "STDOUT=^{[^\n]*\"algorithm\":\"bfs\"[^\n]*\"validated\":true[^\n]*}\n"
              NOT_STDOUT=FAILED -- bfs --kron 8 --backend cpu --validate --json --runs 1)
 grb_cli_test(grid_sssp 0 "STDOUT=sssp +cpu.* yes" -- sssp --grid 20 --validate --runs 1)
+grb_cli_test(sssp_delta_stepping_berlin 0 "STDOUT=sssp +cpu +delta-stepping.* yes" --
+             sssp --graph @DATA@/road/berlin-center.mtx --source 1 --engine delta-stepping
+             --backend cpu --validate --runs 1)
+grb_cli_test(sssp_delta_stepping_grid_delta 0 "STDOUT=sssp +cpu +delta-stepping.* yes" --
+             sssp --grid 20 --engine delta-stepping --delta 7.5 --backend cpu --validate --runs 1)
+grb_cli_test(engines_sssp 0 "STDOUT=single-source shortest paths.*delta-stepping +cpu" -- engines)
 grb_cli_test(demo 0 "STDOUT=bfs +cpu +linalg.*sssp +cpu.*cc +cpu" NOT_STDOUT=FAILED --
              demo --scale 8 --runs 1)
 
