@@ -1,5 +1,7 @@
 // SNAP-style edge lists: "source destination [weight]" per line.
 #include <algorithm>
+#include <charconv>
+#include <optional>
 #include <limits>
 #include <string>
 
@@ -7,6 +9,7 @@
 #include "fields.hpp"
 #include "grb/io.hpp"
 #include "line_reader.hpp"
+#include "text_pieces.hpp"
 #include "vertex_ids.hpp"
 
 namespace grb::io {
@@ -45,15 +48,23 @@ std::vector<std::uint64_t> compact_ids(const detail::LineReader& reader, detail:
   return ids;
 }
 
-}  // namespace
-
-Graph read_edge_list(const std::filesystem::path& path, const ReadOptions& options) {
-  detail::LineReader reader(path, options.progress);
+/// The edges of the file in file order: ids as the file gives them, weights empty when the
+/// file has none.
+struct Edges {
   detail::IdColumn sources, targets;
   std::vector<double> weights;
+  bool weighted = false;
+  std::uint64_t max_id = 0;
+};
+
+/// The edge lines one at a time: every malformed line is reported at its exact line.
+void parse_edges(detail::LineReader& reader, Edges& edges) {
+  detail::IdColumn& sources = edges.sources;
+  detail::IdColumn& targets = edges.targets;
+  std::vector<double>& weights = edges.weights;
+  std::uint64_t& max_id = edges.max_id;
   std::optional<bool> weighted;  // decided by the first edge line
   std::size_t first_edge_line = 0;
-  std::uint64_t max_id = 0;
   std::string_view line;
   while (reader.next(line)) {
     line = detail::trim(line);
@@ -91,6 +102,118 @@ Graph read_edge_list(const std::filesystem::path& path, const ReadOptions& optio
     throw ParseError(reader.file_name(), reader.line_number(),
                      "no edges: expected lines 'source destination [weight]'");
 
+  edges.weighted = *weighted;
+}
+
+template <class Number>
+bool whole_number(std::string_view field, Number& value) {
+  const char* end = field.data() + field.size();
+  auto [stop, error] = std::from_chars(field.data(), end, value);
+  return error == std::errc{} && stop == end;
+}
+
+/// Where one thread writes its piece's edges: slots of the final columns.
+struct EdgeSlots {
+  Index* sources;
+  Index* targets;
+  double* weights;  // null for files without weights
+  std::uint64_t max_id = 0;
+};
+
+/// Parses the edge lines of one piece into its slots. Only plain edges are taken: false at the
+/// first line that the one-line-at-a-time parse would reject or read through a slower route
+/// (an id of 32 bits or more, a weight out of double's range), or whose weight
+/// column differs from the file's first edge.
+bool parse_piece(std::string_view piece, bool weighted, EdgeSlots& out) {
+  detail::PieceLines lines(piece);
+  std::string_view line;
+  std::uint64_t slot = 0;
+  while (lines.next(line)) {
+    line = detail::trim(line);
+    if (line.empty() || line[0] == '#' || line[0] == '%') continue;
+    detail::FieldSplitter fields(line, true);
+    std::string_view source_field, target_field, weight_field, extra;
+    std::uint64_t source = 0, target = 0;
+    fields.next(source_field);
+    if (!fields.next(target_field) || fields.next(weight_field) != weighted ||
+        fields.next(extra) || !whole_number(source_field, source) ||
+        !whole_number(target_field, target) || source >= no_index || target >= no_index)
+      return false;
+    if (weighted && !whole_number(detail::without_plus(weight_field), out.weights[slot]))
+      return false;
+    out.sources[slot] = static_cast<Index>(source);
+    out.targets[slot] = static_cast<Index>(target);
+    out.max_id = std::max({out.max_id, source, target});
+    ++slot;
+  }
+  return true;
+}
+
+/// Whether the file's first edge line has a weight: the line decides for the whole file.
+std::optional<bool> first_edge_weighted(std::string_view text) {
+  detail::PieceLines lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    line = detail::trim(line);
+    if (line.empty() || line[0] == '#' || line[0] == '%') continue;
+    detail::FieldSplitter fields(line, true);
+    std::string_view field;
+    std::size_t count = 0;
+    while (count < 3 && fields.next(field)) ++count;
+    return count == 3;
+  }
+  return std::nullopt;
+}
+
+/// The edge lines parsed by several threads, for large plain files: each piece's edge lines
+/// are counted first, so that every thread writes straight into its own part of the final
+/// columns. False (and nothing parsed) when the file is small or compressed, or when any piece
+/// met a line it does not take: parse_edges then reads the file from the start and reports the
+/// first problem at its exact line.
+bool parse_edges_in_parallel(const detail::LineReader& reader, Edges& edges) {
+  if (reader.compressed() || reader.file_bytes() < detail::parallel_threshold_bytes) return false;
+  const detail::MappedText mapped(reader.file_name(), 0);
+  const std::optional<bool> weighted = first_edge_weighted(mapped.text());
+  if (!weighted) return false;
+  const std::vector<std::string_view> pieces =
+      detail::split_at_lines(mapped.text(), detail::parse_workers(mapped.text().size()));
+  std::vector<std::uint64_t> lines(pieces.size());
+  detail::parallel_for(pieces.size(), [&](std::size_t k) {
+    lines[k] = detail::count_content_lines(pieces[k], "#%");
+  });
+  std::uint64_t total = 0;
+  for (std::uint64_t count : lines) total += count;
+
+  std::vector<Index> sources(static_cast<std::size_t>(total)), targets(sources.size());
+  std::vector<double> weights(*weighted ? sources.size() : 0);
+  std::vector<EdgeSlots> slots;
+  for (std::size_t k = 0, start = 0; k < pieces.size(); start += lines[k], ++k)
+    slots.push_back({sources.data() + start, targets.data() + start,
+                     *weighted ? weights.data() + start : nullptr});
+  std::vector<char> ok(pieces.size(), 0);
+  detail::parallel_for(pieces.size(), [&](std::size_t k) {
+    ok[k] = parse_piece(pieces[k], *weighted, slots[k]);
+  });
+  if (std::find(ok.begin(), ok.end(), 0) != ok.end()) return false;
+  for (const EdgeSlots& piece : slots) edges.max_id = std::max(edges.max_id, piece.max_id);
+  edges.sources.assign_narrow(std::move(sources));
+  edges.targets.assign_narrow(std::move(targets));
+  edges.weights = std::move(weights);
+  edges.weighted = *weighted;
+  return true;
+}
+
+}  // namespace
+
+Graph read_edge_list(const std::filesystem::path& path, const ReadOptions& options) {
+  detail::LineReader reader(path, options.progress);
+  Edges parsed;
+  if (!parse_edges_in_parallel(reader, parsed)) parse_edges(reader, parsed);
+  detail::IdColumn& sources = parsed.sources;
+  detail::IdColumn& targets = parsed.targets;
+  std::vector<double>& weights = parsed.weights;
+  const std::uint64_t max_id = parsed.max_id;
+
   Graph graph;
   const std::uint64_t edges = sources.size();
   std::vector<Index> rows, cols;
@@ -108,7 +231,7 @@ Graph read_edge_list(const std::filesystem::path& path, const ReadOptions& optio
   if (options.symmetrize) csr = detail::symmetrize_min(csr);
   graph.matrix = Matrix<double>(std::move(csr));
   graph.directed = !options.symmetrize;
-  graph.weighted = *weighted;
+  graph.weighted = parsed.weighted;
   graph.name = detail::graph_name(path);
   return graph;
 }

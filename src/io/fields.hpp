@@ -71,9 +71,16 @@ inline std::uint64_t parse_unsigned(std::string_view field, const LineReader& re
   reader.fail(std::string(what) + " " + quoted(field) + " is not a non-negative integer");
 }
 
+/// The field without a leading '+' (which std::from_chars does not take); "+-1" stays as it is,
+/// so that it fails.
+inline std::string_view without_plus(std::string_view field) {
+  if (field.size() > 1 && field[0] == '+' && field[1] != '-') field.remove_prefix(1);
+  return field;
+}
+
 /// A real number ("inf" and "nan" included; a leading '+' is accepted).
 inline double parse_real(std::string_view field, const LineReader& reader, const char* what) {
-  if (field.size() > 1 && field[0] == '+' && field[1] != '-') field.remove_prefix(1);
+  field = without_plus(field);
   double value = 0;
   const char* end = field.data() + field.size();
   auto [stop, error] = std::from_chars(field.data(), end, value);
@@ -88,7 +95,7 @@ inline double parse_real(std::string_view field, const LineReader& reader, const
 /// A signed integer (Matrix Market "integer" values).
 inline std::int64_t parse_integer(std::string_view field, const LineReader& reader,
                                   const char* what) {
-  if (field.size() > 1 && field[0] == '+' && field[1] != '-') field.remove_prefix(1);
+  field = without_plus(field);
   std::int64_t value = 0;
   const char* end = field.data() + field.size();
   auto [stop, error] = std::from_chars(field.data(), end, value);

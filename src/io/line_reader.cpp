@@ -82,6 +82,7 @@ LineReader::LineReader(const std::filesystem::path& path, bool progress)
   unsigned char magic[2] = {0, 0};
   const std::size_t magic_bytes = std::fread(magic, 1, 2, file);
   const bool gzip = magic_bytes == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  compressed_ = gzip;
   if (!gzip) {
     std::rewind(file);
     source_ = std::make_unique<Source>(file_name_, file);
@@ -108,6 +109,7 @@ bool LineReader::refill() {
   if (at_end_) return false;
   const std::size_t unread = end_ - begin_;
   if (begin_ > 0) std::memmove(buffer_.data(), buffer_.data() + begin_, unread);
+  buffer_offset_ += begin_;
   begin_ = 0;
   end_ = unread;
   // A line longer than the buffer: grow it rather than split the line.

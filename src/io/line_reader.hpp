@@ -34,6 +34,10 @@ class LineReader {
   const std::string& file_name() const { return file_name_; }
   /// Size on disk (compressed size for gzip files).
   std::uint64_t file_bytes() const { return file_bytes_; }
+  /// True when the file is gzip-compressed (offsets are then into the inflated text).
+  bool compressed() const { return compressed_; }
+  /// Where the next unread line starts: bytes of text before it.
+  std::uint64_t offset() const { return buffer_offset_ + begin_; }
 
   /// About how many lines the file has, from the line density of its first chunk (exact for
   /// files of one chunk); for reserving memory. Valid after the first next().
@@ -53,6 +57,8 @@ class LineReader {
   std::vector<char> buffer_;
   std::size_t begin_ = 0;  // first unread byte
   std::size_t end_ = 0;    // one past the last valid byte
+  std::uint64_t buffer_offset_ = 0;  // bytes of text before buffer_[0]
+  bool compressed_ = false;
   bool at_end_ = false;
   std::size_t line_number_ = 0;
   std::uint64_t file_bytes_ = 0;

@@ -1,6 +1,8 @@
 // Matrix Market coordinate reader (https://math.nist.gov/MatrixMarket/formats.html).
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdint>
 #include <limits>
 #include <string>
 
@@ -8,6 +10,7 @@
 #include "fields.hpp"
 #include "grb/io.hpp"
 #include "line_reader.hpp"
+#include "text_pieces.hpp"
 
 namespace grb::io {
 
@@ -109,45 +112,30 @@ Index parse_index(std::string_view field, const LineReader& reader, const char* 
   return static_cast<Index>(value - 1);
 }
 
-}  // namespace
+/// The entries of the file, in file order, the mirror of each off-diagonal entry of a
+/// symmetric file right after it; values empty for pattern files.
+struct Entries {
+  std::vector<Index> rows, cols;
+  std::vector<double> values;
+};
 
-Graph read_matrix_market_graph(const std::filesystem::path& path, const ReadOptions& options) {
-  LineReader reader(path, options.progress);
-  const Header header = parse_banner(reader);
-
-  std::string_view line;
-  if (!next_content_line(reader, line))
-    reader.fail("missing size line 'ROWS COLUMNS ENTRIES' after the banner");
-  Index nrows = 0, ncols = 0;
-  std::uint64_t entries = 0;
-  {
-    FieldSplitter fields(line, false);
-    std::string_view rows_field, cols_field, entries_field, extra;
-    if (!fields.next(rows_field) || !fields.next(cols_field) || !fields.next(entries_field))
-      reader.fail("size line " + detail::quoted(line) +
-                  " must hold three numbers: ROWS COLUMNS ENTRIES");
-    if (fields.next(extra))
-      reader.fail("unexpected " + detail::quoted(extra) +
-                  " on the size line (a dense 'array' file?)");
-    nrows = parse_dimension(rows_field, reader, "row count");
-    ncols = parse_dimension(cols_field, reader, "column count");
-    entries = detail::parse_unsigned(entries_field, reader, "entry count");
-  }
+/// The entry lines after the size line, one at a time: every malformed line is reported at its
+/// exact line.
+void parse_entries(LineReader& reader, const Header& header, Index nrows, Index ncols,
+                   std::uint64_t entries, Entries& parsed) {
   const bool mirrored = header.symmetry != Symmetry::general;
-  if (mirrored && nrows != ncols)
-    reader.fail("a " + std::string(header.symmetry == Symmetry::symmetric ? "symmetric" : "skew-symmetric") +
-                " matrix must be square, not " + std::to_string(nrows) + " x " + std::to_string(ncols));
-
+  std::vector<Index>& rows = parsed.rows;
+  std::vector<Index>& cols = parsed.cols;
+  std::vector<double>& values = parsed.values;
   // Every entry line takes at least 4 bytes ("1 1\n"): never reserve more than the file holds,
   // whatever the size line claims.
   const std::uint64_t reservable = std::min<std::uint64_t>(entries, reader.file_bytes() / 4 + 1);
-  std::vector<Index> rows, cols;
-  std::vector<double> values;
   const std::size_t slots = static_cast<std::size_t>(reservable) * (mirrored ? 2 : 1);
   rows.reserve(slots);
   cols.reserve(slots);
   if (header.field != Field::pattern) values.reserve(slots);
 
+  std::string_view line;
   std::uint64_t seen = 0;
   while (next_content_line(reader, line)) {
     if (seen == entries)
@@ -193,9 +181,173 @@ Graph read_matrix_market_graph(const std::filesystem::path& path, const ReadOpti
                          " entries but the file ends after " + std::to_string(seen) +
                          " (truncated?)");
 
+}
+
+template <class Number>
+bool whole_number(std::string_view field, Number& value) {
+  const char* end = field.data() + field.size();
+  auto [stop, error] = std::from_chars(field.data(), end, value);
+  return error == std::errc{} && stop == end;
+}
+
+/// Where one thread writes its piece's entries: slots of the final columns.
+struct EntrySlots {
+  Index* rows;
+  Index* cols;
+  double* values;  // null for pattern files
+  std::uint64_t written = 0;
+};
+
+/// Parses the entry lines of one piece into its slots. Only plain entries are taken: false at
+/// the first line that the one-line-at-a-time parse would reject, or would read through a
+/// slower route (a value out of double's range).
+bool parse_piece(std::string_view piece, const Header& header, Index nrows, Index ncols,
+                 EntrySlots& out) {
+  const bool mirrored = header.symmetry != Symmetry::general;
+  const bool pattern = header.field == Field::pattern;
+  detail::PieceLines lines(piece);
+  std::string_view line;
+  while (lines.next(line)) {
+    line = detail::trim(line);
+    if (line.empty() || line[0] == '%') continue;
+    FieldSplitter fields(line, false);
+    std::string_view row_field, col_field, value_field, extra;
+    std::uint64_t i = 0, j = 0;
+    fields.next(row_field);
+    if (!fields.next(col_field) || !whole_number(row_field, i) || !whole_number(col_field, j) ||
+        i == 0 || i > nrows || j == 0 || j > ncols)
+      return false;
+    double value = 1.0;
+    if (!pattern) {
+      std::int64_t integer = 0;
+      if (!fields.next(value_field)) return false;
+      value_field = detail::without_plus(value_field);
+      if (header.field == Field::real ? !whole_number(value_field, value)
+                                      : !whole_number(value_field, integer))
+        return false;
+      if (header.field == Field::integer) value = static_cast<double>(integer);
+    }
+    if (fields.next(extra) || (header.symmetry == Symmetry::skew_symmetric && i == j))
+      return false;
+    const Index row = static_cast<Index>(i - 1), col = static_cast<Index>(j - 1);
+    std::uint64_t& slot = out.written;
+    out.rows[slot] = row;
+    out.cols[slot] = col;
+    if (!pattern) out.values[slot] = value;
+    ++slot;
+    if (mirrored && row != col) {
+      out.rows[slot] = col;
+      out.cols[slot] = row;
+      if (!pattern) out.values[slot] = header.symmetry == Symmetry::skew_symmetric ? -value : value;
+      ++slot;
+    }
+  }
+  return true;
+}
+
+/// The entry lines parsed by several threads, for large plain files: each piece's entry lines
+/// are counted first, so that every thread writes straight into its own part of the final
+/// columns. False (and nothing parsed) when the file is small or compressed, when the entry
+/// lines are not as many as the size line says, or when any piece met a line it does not take:
+/// parse_entries then reads the entries from where `reader` stands and reports the first
+/// problem at its exact line.
+bool parse_entries_in_parallel(const LineReader& reader, const Header& header, Index nrows,
+                               Index ncols, std::uint64_t entries, Entries& parsed) {
+  if (reader.compressed() ||
+      reader.file_bytes() < reader.offset() + detail::parallel_threshold_bytes)
+    return false;
+  const detail::MappedText mapped(reader.file_name(), reader.offset());
+  const std::vector<std::string_view> pieces =
+      detail::split_at_lines(mapped.text(), detail::parse_workers(mapped.text().size()));
+  std::vector<std::uint64_t> lines(pieces.size());
+  detail::parallel_for(pieces.size(), [&](std::size_t k) {
+    lines[k] = detail::count_content_lines(pieces[k], "%");
+  });
+  std::uint64_t total = 0;
+  for (std::uint64_t count : lines) total += count;
+  if (total != entries) return false;
+
+  // A symmetric file's off-diagonal entries take two slots: each piece gets room for two, and
+  // the pieces close ranks afterwards.
+  const std::uint64_t slots_per_line = header.symmetry == Symmetry::general ? 1 : 2;
+  const bool pattern = header.field == Field::pattern;
+  parsed.rows.resize(static_cast<std::size_t>(total * slots_per_line));
+  parsed.cols.resize(parsed.rows.size());
+  if (!pattern) parsed.values.resize(parsed.rows.size());
+  std::vector<EntrySlots> slots;
+  std::vector<std::uint64_t> first(pieces.size());
+  for (std::size_t k = 0, start = 0; k < pieces.size(); start += lines[k] * slots_per_line, ++k) {
+    first[k] = start;
+    slots.push_back({parsed.rows.data() + start, parsed.cols.data() + start,
+                     pattern ? nullptr : parsed.values.data() + start});
+  }
+  std::vector<char> ok(pieces.size(), 0);
+  detail::parallel_for(pieces.size(), [&](std::size_t k) {
+    ok[k] = parse_piece(pieces[k], header, nrows, ncols, slots[k]);
+  });
+  if (std::find(ok.begin(), ok.end(), 0) != ok.end()) {
+    parsed = Entries{};
+    return false;
+  }
+  std::size_t end = 0;
+  auto close_ranks = [&](auto& column, std::size_t from, std::size_t count) {
+    std::copy(column.begin() + static_cast<std::ptrdiff_t>(from),
+              column.begin() + static_cast<std::ptrdiff_t>(from + count),
+              column.begin() + static_cast<std::ptrdiff_t>(end));
+  };
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    const std::size_t written = static_cast<std::size_t>(slots[k].written);
+    const std::size_t from = static_cast<std::size_t>(first[k]);
+    if (end != from) {
+      close_ranks(parsed.rows, from, written);
+      close_ranks(parsed.cols, from, written);
+      if (!pattern) close_ranks(parsed.values, from, written);
+    }
+    end += written;
+  }
+  parsed.rows.resize(end);
+  parsed.cols.resize(end);
+  if (!pattern) parsed.values.resize(end);
+  return true;
+}
+
+}  // namespace
+
+Graph read_matrix_market_graph(const std::filesystem::path& path, const ReadOptions& options) {
+  LineReader reader(path, options.progress);
+  const Header header = parse_banner(reader);
+
+  std::string_view line;
+  if (!next_content_line(reader, line))
+    reader.fail("missing size line 'ROWS COLUMNS ENTRIES' after the banner");
+  Index nrows = 0, ncols = 0;
+  std::uint64_t entries = 0;
+  {
+    FieldSplitter fields(line, false);
+    std::string_view rows_field, cols_field, entries_field, extra;
+    if (!fields.next(rows_field) || !fields.next(cols_field) || !fields.next(entries_field))
+      reader.fail("size line " + detail::quoted(line) +
+                  " must hold three numbers: ROWS COLUMNS ENTRIES");
+    if (fields.next(extra))
+      reader.fail("unexpected " + detail::quoted(extra) +
+                  " on the size line (a dense 'array' file?)");
+    nrows = parse_dimension(rows_field, reader, "row count");
+    ncols = parse_dimension(cols_field, reader, "column count");
+    entries = detail::parse_unsigned(entries_field, reader, "entry count");
+  }
+  const bool mirrored = header.symmetry != Symmetry::general;
+  if (mirrored && nrows != ncols)
+    reader.fail("a " + std::string(header.symmetry == Symmetry::symmetric ? "symmetric" : "skew-symmetric") +
+                " matrix must be square, not " + std::to_string(nrows) + " x " + std::to_string(ncols));
+
+  Entries parsed;
+  if (!parse_entries_in_parallel(reader, header, nrows, ncols, entries, parsed))
+    parse_entries(reader, header, nrows, ncols, entries, parsed);
+
   Graph graph;
-  Csr<double> csr = detail::assemble_csr(nrows, ncols, std::move(rows), std::move(cols),
-                                         std::move(values), detail::Duplicates::sum);
+  Csr<double> csr = detail::assemble_csr(nrows, ncols, std::move(parsed.rows),
+                                         std::move(parsed.cols), std::move(parsed.values),
+                                         detail::Duplicates::sum);
   graph.directed = !mirrored;
   if (options.symmetrize) {
     if (nrows != ncols)

@@ -22,6 +22,11 @@ class IdColumn {
     }
   }
   void reserve(std::size_t count) { narrow_.reserve(count); }
+  /// Takes ids that all fit in an Index (parsed elsewhere), replacing any held.
+  void assign_narrow(std::vector<Index>&& ids) {
+    std::vector<std::uint64_t>().swap(wide_);
+    narrow_ = std::move(ids);
+  }
   std::size_t size() const { return wide_.empty() ? narrow_.size() : wide_.size(); }
   bool is_wide() const { return !wide_.empty(); }
   std::uint64_t operator[](std::size_t i) const { return wide_.empty() ? narrow_[i] : wide_[i]; }
