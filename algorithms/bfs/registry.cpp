@@ -51,9 +51,11 @@ const std::vector<EngineInfo>& engines() {
        Backend::cuda, frontier::make_single_block},
       {"direction-optimized", "push from a queue, pull over a bitmap when the frontier is large",
        Backend::cuda, frontier::make_direction_optimized},
+      {"persistent", "one cooperative launch for the whole search; a grid barrier per level",
+       Backend::cuda, frontier::make_persistent},
       {"cub-select", "plain-store expansion; next frontier compacted by cub::DeviceSelect",
        Backend::cuda, frontier::make_cub_select},
-      {"auto", "picks frontier-queue, direction-optimized or bucketed from the graph's shape",
+      {"auto", "picks persistent, direction-optimized or bucketed from the graph's shape",
        Backend::cuda, frontier::make_auto},
 #endif
   };

@@ -111,6 +111,7 @@ class Matrix {
     if (this != &other) {
       csr_ = other.csr_.to(other.backend());
       transpose_.reset();
+      longest_row_[0] = longest_row_[1] = std::nullopt;
     }
     return *this;
   }
@@ -139,6 +140,16 @@ class Matrix {
   void adopt(Csr<T>&& csr) {
     csr_ = std::move(csr);
     transpose_.reset();
+    longest_row_[0] = longest_row_[1] = std::nullopt;
+  }
+  /// The length of the longest row of csr() (of csc() when `transposed`): computed on first
+  /// use by `compute(rows)` and cached with the matrix, for heuristics that need a bound on the
+  /// degrees (the cuda push/pull choice).
+  template <class Compute>
+  Offset longest_row(bool transposed, Compute&& compute) const {
+    std::optional<Offset>& cached = longest_row_[transposed ? 1 : 0];
+    if (!cached) cached = compute(transposed ? csc() : csr_);
+    return *cached;
   }
 
   /// GrB_Matrix_build: the matrix must be empty; `dup` combines duplicate (i, j) entries.
@@ -167,6 +178,7 @@ class Matrix {
  private:
   Csr<T> csr_;
   mutable std::shared_ptr<Csr<T>> transpose_;
+  mutable std::optional<Offset> longest_row_[2];  // of csr_ and of the transpose; see longest_row
 
   void check_position(Index i, Index j, const char* what) const {
     if (i >= nrows() || j >= ncols())

@@ -3,11 +3,13 @@
 // The rule (see docs/engines.md for the measurements behind it):
 //   1. Estimate the diameter: the number of levels of one BFS (direction-optimized) from the
 //      vertex of largest out-degree, which on power-law graphs sits in the core.
-//   2. More than `many_levels` levels (meshes, roads, long paths): frontier-queue. Such searches
-//      are thousands of small levels whose cost is per-level latency (a launch and one counter
-//      read, about 20 us on an H100), and the plain queue kernel adds the least to it. (On the
-//      H100, single-block's in-block levels measured slower still: one SM cannot keep enough
-//      memory accesses in flight for a frontier of thousands of vertices; docs/engines.md.)
+//   2. More than `many_levels` levels (meshes, roads, long paths): persistent. Such searches
+//      are thousands of small levels whose cost is per-level latency: a launch and one counter
+//      read (about 20 us on an H100) for the queue engines, a grid barrier (about 5 us) for
+//      persistent, which runs the whole search in one cooperative launch (grid2000: 13 ms
+//      against frontier-queue's 62 ms). Where the GPU cannot launch cooperative kernels:
+//      frontier-queue. (single-block's in-block levels are slower still: one SM cannot keep
+//      enough memory accesses in flight for a frontier of thousands of vertices.)
 //   3. Otherwise (low diameter): direction-optimized when the degrees are skewed (largest over
 //      mean out-degree above `skewed`: a power-law graph, where pulling skips most edges of the
 //      big middle levels), else bucketed (an even-degree graph: frontiers never dominate).
@@ -44,9 +46,15 @@ class Auto final : public Engine {
       estimated_diameter_ = probe->result().levels.size();
     }
     if (estimated_diameter_ > many_levels) {
-      chosen_name_ = "frontier-queue";
-      chosen_ = make_frontier_queue();
-      chosen_->prepare(graph);
+      try {
+        chosen_ = make_persistent();
+        chosen_->prepare(graph);
+        chosen_name_ = "persistent";
+      } catch (const BackendUnavailable&) {  // no cooperative launch on this GPU
+        chosen_ = make_frontier_queue();
+        chosen_->prepare(graph);
+        chosen_name_ = "frontier-queue";
+      }
     } else if (skew_ > skewed) {
       chosen_name_ = "direction-optimized";
       chosen_ = std::move(probe);

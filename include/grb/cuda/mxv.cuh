@@ -12,17 +12,22 @@
 //             takes one edge and finds its input entry by binary search in the scan (load-balanced
 //             whatever the degrees: a 'celebrity' row is spread over many threads). Outputs are
 //             combined by an unordered scatter for `any` monoids, and otherwise by a radix sort of
-//             (output, value) pairs and a reduce-by-key with the monoid.
+//             (output, value) pairs and a reduce-by-key with the monoid. An `any` push whose old
+//             output does not survive (replace, or no mask) claims its outputs with claim stamps
+//             and emits them as a sparse list: a BFS level costs in proportion to its frontier.
 //   cusparse: cusparseSpMV, for plus_times on float/double (same value type everywhere).
 //   automatic: direction optimization (below).
-// One value is read back per call (the push's edge count, or the output's entry count).
+// Values read back per call: the output's entry count; plus the push's edge count where the
+// generic push needs it, or where skewed degrees leave the direction to the exact count.
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 #include <mutex>
 #include <type_traits>
 
@@ -33,28 +38,48 @@
 namespace grb::cuda::detail {
 
 // ------------------------------------------------------------------ the push/pull choice
-// Pull reads every allowed output's row, push every input entry's row; with average degrees
-// d = nvals / dimension the work estimates are allowed * d_P and nvals(u) * d_R. Pull is cheaper
-// per edge than push: it writes each output once (push sorts or scatters every edge), and with a
-// terminal monoid it stops at the first hit. Beamer et al. (SC'12) switch a BFS to pull when
-// the frontier's edges exceed the unvisited edges / alpha with alpha = 14; we use that factor
-// for monoids that stop early and a smaller one for the others.
+// Push reads the rows of u's entries (m_f edges, the frontier's edges in a BFS), pull the rows
+// of the allowed outputs (about allowed * average degree: m_u, the unexplored edges). Pull is
+// cheaper per edge than push: it writes each output once (push sorts or scatters every edge),
+// and with a terminal monoid it stops at the first hit. Beamer et al. (SC'12) switch a BFS to
+// pull when m_f > m_u / alpha with alpha = 14; we use that factor for monoids that stop early
+// and a smaller one for the others.
 inline constexpr double pull_advantage_early_exit = 14.0;
 inline constexpr double pull_advantage = 2.0;
 
-inline bool choose_push(MxvStrategy strategy, bool early_exit, Index input_nvals,
-                        Index input_size, Index allowed_outputs, Index output_size,
-                        Offset matrix_nvals) {
-  if (strategy == MxvStrategy::push) return true;
-  if (strategy == MxvStrategy::pull) return false;
-  const double nvals = double(matrix_nvals);
-  const double push_work = double(input_nvals) * nvals / (input_size > 0 ? input_size : 1);
-  const double pull_work = double(allowed_outputs) * nvals / (output_size > 0 ? output_size : 1);
-  return push_work * (early_exit ? pull_advantage_early_exit : pull_advantage) < pull_work;
+/// The longest row of a CSR (one pass over its offsets; Matrix::longest_row caches it).
+__global__ inline void longest_row_kernel(Index nrows, const Offset* offsets,
+                                          unsigned long long* longest) {
+  unsigned long long mine = 0;
+  GRB_GRID_STRIDE_LOOP(i, nrows) {
+    const Offset length = offsets[i + 1] - offsets[i];
+    mine = length > mine ? length : mine;
+  }
+  for (unsigned offset = 16; offset > 0; offset /= 2) {
+    const unsigned long long other = __shfl_down_sync(0xffffffffu, mine, offset);
+    mine = other > mine ? other : mine;
+  }
+  if ((threadIdx.x & 31u) == 0 && mine > 0) atomicMax(longest, mine);
 }
 
-/// Average row length at or above which a warp (not a thread) takes each output row.
+template <class A>
+Offset longest_row_of(const Matrix<A>& a, bool transposed) {
+  return a.longest_row(transposed, [](const Csr<A>& rows) -> Offset {
+    if (rows.nrows == 0) return 0;
+    auto longest = device_array<unsigned long long>(1);
+    fill_zero(longest.data(), 1);
+    longest_row_kernel<<<blocks_for(rows.nrows), block_threads>>>(rows.nrows,
+                                                                  rows.row_offsets.data(),
+                                                                  longest.data());
+    GRB_CUDA_CHECK_LAUNCH();
+    return static_cast<Offset>(read_scalar(longest.data()));
+  });
+}
+
+/// Average row length at or above which a warp (not a thread) takes each output row; rows
+/// that usually stop early (terminal monoids) need far longer ones to fill a warp.
 inline constexpr double warp_per_row_length = 8.0;
+inline constexpr double warp_per_row_length_early_exit = 256.0;
 
 // ------------------------------------------------------------------ products
 
@@ -157,7 +182,10 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
   if (rows.nrows == 0) return;
   const DenseInput<U> input(u);
   const double average = double(rows.nvals()) / rows.nrows;
-  if (average >= warp_per_row_length) {
+  // A monoid that stops at its first hit (a BFS's any or lor) usually reads a few entries of a
+  // row: a thread per row keeps all lanes busy, where a warp would leave most of them idle.
+  constexpr bool stops_early = grb::detail::is_any_monoid<Add>() || grb::detail::has_terminal<Add>();
+  if (average >= (stops_early ? warp_per_row_length_early_exit : warp_per_row_length)) {
     pull_warp_per_row<Z><<<blocks_for(std::uint64_t(rows.nrows) * 32), block_threads>>>(
         view_of(rows), input.values(), input.present(), mask, add, product, t.values.data(),
         t.present.data());
@@ -207,6 +235,39 @@ __global__ inline void push_row_lengths(Index count, const Index* indices,
     lengths[f] = row_offsets[k + 1] - row_offsets[k];
   }
 }
+
+/// What a push expands: u's entries, and the exclusive scan of their rows' lengths in the push
+/// matrix (starts[count()] is the number of edges the push reads, left on the device).
+template <class U>
+class PushPlan {
+ public:
+  template <class A>
+  PushPlan(const Csr<A>& rows, const Vector<U>& u)
+      : input_(u), starts_(device_array<Offset>(std::size_t(input_.nvals()) + 1)) {
+    const Index count = input_.nvals();
+    if (count > 0) {
+      push_row_lengths<<<blocks_for(count), block_threads>>>(count, input_.indices(),
+                                                             rows.row_offsets.data(),
+                                                             starts_.data());
+      GRB_CUDA_CHECK_LAUNCH();
+    }
+    fill_zero(starts_.data() + count, 1);
+    const std::int64_t scan_items = std::int64_t(count) + 1;
+    cub_run([&](void* temporary, std::size_t& bytes) {
+      return cub::DeviceScan::ExclusiveSum(temporary, bytes, starts_.data(), starts_.data(),
+                                           scan_items);
+    });
+  }
+  const SparseInput<U>& input() const { return input_; }
+  Index count() const { return input_.nvals(); }
+  const Offset* starts() const { return starts_.data(); }
+  /// The edges the push reads (a read-back: the host waits for the scan).
+  Offset edges() const { return read_scalar(starts_.data() + count()); }
+
+ private:
+  SparseInput<U> input_;
+  DeviceArray<Offset> starts_;
+};
 
 /// The edge `e` of the expansion: its input entry f (binary search of the scanned lengths).
 struct PushEdge {
@@ -274,34 +335,25 @@ inline int key_bits(Index largest_key) {
 }
 
 template <class Z, class A, class U, class M, class Add, class Prod>
-void push(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
+void push(DenseResult<Z>& t, const Csr<A>& rows, const PushPlan<U>& plan,
           const VectorMaskView<M>& mask, const Add& add, const Prod& product) {
-  const SparseInput<U> input(u);
-  const Index count = input.nvals();
+  const SparseInput<U>& input = plan.input();
+  const Index count = plan.count();
   if (count == 0) return;
-  auto starts = device_array<Offset>(std::size_t(count) + 1);
-  push_row_lengths<<<blocks_for(count), block_threads>>>(count, input.indices(),
-                                                         rows.row_offsets.data(), starts.data());
-  GRB_CUDA_CHECK_LAUNCH();
-  fill_zero(starts.data() + count, 1);
-  const std::int64_t scan_items = std::int64_t(count) + 1;
-  cub_run([&](void* temporary, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(temporary, bytes, starts.data(), starts.data(),
-                                         scan_items);
-  });
-  const Offset edges = read_scalar(starts.data() + count);
+  const Offset* starts = plan.starts();
+  const Offset edges = plan.edges();
   if (edges == 0) return;
   const CsrView<A> view = view_of(rows);
   if constexpr (grb::detail::is_any_monoid<Add>()) {
     push_scatter_any<Z><<<blocks_for(edges), block_threads>>>(
-        edges, starts.data(), count, input.indices(), input.values(), view, mask, product,
+        edges, starts, count, input.indices(), input.values(), view, mask, product,
         t.values.data(), t.present.data());
     GRB_CUDA_CHECK_LAUNCH();
   } else {
     const Index excluded = t.size;  // a key past every output: masked-out products sort last
     auto keys = device_array<Index>(edges);
     auto values = device_array<Z>(edges);
-    push_products<Z><<<blocks_for(edges), block_threads>>>(edges, starts.data(), count,
+    push_products<Z><<<blocks_for(edges), block_threads>>>(edges, starts, count,
                                                            input.indices(), input.values(), view,
                                                            mask, product, excluded, keys.data(),
                                                            values.data());
@@ -361,21 +413,11 @@ inline unsigned expansion_blocks(double edges) {
 /// stamps and sorted by index — work in proportion to the input's edges, not to w's size, and
 /// one value read back (the output count). This is a BFS level on a high-diameter graph.
 template <class W, class A, class U, class M, class Prod>
-void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const Vector<U>& u,
+void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const PushPlan<U>& plan,
                      const VectorMaskView<M>& mask, const Prod& product) {
   const Index n = w.size();
-  const SparseInput<U> input(u);
-  const Index count = input.nvals();
-  auto starts = device_array<Offset>(std::size_t(count) + 1);
-  push_row_lengths<<<blocks_for(count), block_threads>>>(count, input.indices(),
-                                                         rows.row_offsets.data(), starts.data());
-  GRB_CUDA_CHECK_LAUNCH();
-  fill_zero(starts.data() + count, 1);
-  const std::int64_t scan_items = std::int64_t(count) + 1;
-  cub_run([&](void* temporary, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(temporary, bytes, starts.data(), starts.data(),
-                                         scan_items);
-  });
+  const SparseInput<U>& input = plan.input();
+  const Index count = plan.count();
   // Up to n distinct outputs: the pool hands out the space without touching it.
   auto indices = device_array<Index>(n);
   auto values = device_array<W>(n);
@@ -383,7 +425,7 @@ void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const Vector<U>& u,
   fill_zero(found.data(), 1);
   const double average_degree = rows.nrows > 0 ? double(rows.nvals()) / rows.nrows : 0.0;
   push_claim_any<W><<<expansion_blocks(count * average_degree), block_threads>>>(
-      starts.data(), count, input.indices(), input.values(), view_of(rows), mask, product,
+      plan.starts(), count, input.indices(), input.values(), view_of(rows), mask, product,
       claim_stamps(n), indices.data(), values.data(), found.data());
   GRB_CUDA_CHECK_LAUNCH();
   const Index nvals = static_cast<Index>(read_scalar(found.data()));
@@ -554,12 +596,31 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
   const Product<is_vxm, typename Semiring::multiply_type> product{semiring.multiply};
   const bool products = !nothing_allowed && u.nvals() > 0 && a.nvals() > 0;
   constexpr bool early_exit = any_monoid || grb::detail::has_terminal<typename Semiring::add_type>();
-  const bool pushes = products && desc.strategy != MxvStrategy::cusparse &&
-                      choose_push(desc.strategy, early_exit, u.nvals(), input_size, allowed,
-                                  output_size, a.nvals());
+  // The push matrix is the transpose of the pull matrix: csr when pull reads csc.
+  const Csr<A>& push_rows = pull_is_csc ? a.csr() : a.csc();
+  std::optional<PushPlan<U>> plan;
+  bool pushes = false;
+  if (products && desc.strategy == MxvStrategy::push) {
+    pushes = true;
+  } else if (products && desc.strategy == MxvStrategy::automatic) {
+    // Decided without a read-back where the degrees settle it: push when even u's longest
+    // rows are few enough, pull when even its average rows are too many; else (skewed
+    // degrees) by the exact edge count of u's rows, from the scan the push needs anyway.
+    const double alpha = early_exit ? pull_advantage_early_exit : pull_advantage;
+    const double pull_work = double(allowed) * double(a.nvals()) / std::max<Index>(output_size, 1);
+    const double average_push = double(u.nvals()) * double(a.nvals()) / std::max<Index>(input_size, 1);
+    if (double(u.nvals()) * double(longest_row_of(a, pull_is_csc ? false : true)) * alpha <
+        pull_work) {
+      pushes = true;
+    } else if (average_push * alpha < pull_work) {
+      plan.emplace(push_rows, u);
+      pushes = double(plan->edges()) * alpha < pull_work;
+    }
+  }
+  if (pushes && !plan) plan.emplace(push_rows, u);
   if constexpr (any_monoid && !has_accum<Accum>) {
     if (pushes && (desc.replace || mask_view.everything)) {
-      push_any_sparse(w, pull_is_csc ? a.csr() : a.csc(), u, mask_view, product);
+      push_any_sparse(w, push_rows, *plan, mask_view, product);
       return;
     }
   }
@@ -570,7 +631,7 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       if constexpr (cusparse_supports<Semiring, W, A, U>())
         cusparse_spmv(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view);
     } else if (pushes) {
-      push(t, pull_is_csc ? a.csr() : a.csc(), u, mask_view, semiring.add, product);
+      push(t, push_rows, *plan, mask_view, semiring.add, product);
     } else {
       pull(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product);
     }

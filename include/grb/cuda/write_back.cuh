@@ -57,13 +57,15 @@ __global__ void write_back_vector_kernel(Index size, VectorView<W> old, const Z*
     W value{};
     if (position < size) {
       const Index i = static_cast<Index>(position);
+      // The old entry is looked up only where it can survive (a sparse output costs a binary
+      // search per position).
       W old_value{};
-      const bool has_old = old.find(i, old_value);
       if (!mask.allows(i)) {
-        if (!replace && has_old) has = true, value = old_value;
+        if (!replace && old.find(i, old_value)) has = true, value = old_value;
       } else {
         const bool has_new = t_present[i] != 0;
         if constexpr (has_accum<Accum>) {
+          const bool has_old = old.find(i, old_value);
           if (has_old && has_new) has = true, value = static_cast<W>(accum(old_value, t_values[i]));
           else if (has_old) has = true, value = old_value;
           else if (has_new) has = true, value = static_cast<W>(t_values[i]);
