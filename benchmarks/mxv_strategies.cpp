@@ -62,6 +62,8 @@ double median_ms(int runs, Run&& run) {
   return times[times.size() / 2];
 }
 
+#if GRB_WITH_CUDA  // the rest of the helpers serve the cuda measurements only
+
 std::string to_string(grb::MxvStrategy strategy) {
   switch (strategy) {
     case grb::MxvStrategy::automatic: return "auto";
@@ -72,7 +74,6 @@ std::string to_string(grb::MxvStrategy strategy) {
   return "?";
 }
 
-#if GRB_WITH_CUDA
 /// The device's copy bandwidth: a device-to-device cudaMemcpy of 1 GiB counts its bytes twice
 /// (read and write).
 double copy_bandwidth_gbs() {
@@ -85,7 +86,6 @@ double copy_bandwidth_gbs() {
   });
   return 2.0 * double(bytes) / (ms * 1e6);
 }
-#endif
 
 /// The generator's weights (kron: [0, 1), grid: 1..64) as floats, the structure unchanged.
 grb::Matrix<float> as_float(const grb::Matrix<double>& weights) {
@@ -114,6 +114,8 @@ double relative_error(const std::vector<float>& got, const std::vector<float>& e
   }
   return norm > 0 ? difference / norm : difference;
 }
+
+#endif  // GRB_WITH_CUDA
 
 }  // namespace
 

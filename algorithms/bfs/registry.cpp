@@ -3,6 +3,7 @@
 #include <string>
 
 #include "bfs/engine.hpp"
+#include "engine_table.hpp"
 #include "bfs/linear_algebra_engine.hpp"
 #if GRB_WITH_CUDA
 #include "bfs/frontier/engines.hpp"
@@ -63,16 +64,7 @@ const std::vector<EngineInfo>& engines() {
 }
 
 const EngineInfo& find_engine(std::string_view name, Backend backend) {
-  std::string known;
-  for (const EngineInfo& info : engines()) {
-    if (info.backend != backend) continue;
-    if (info.name == name) return info;
-    known += known.empty() ? "" : ", ";
-    known += info.name;
-  }
-  throw InvalidValue("no BFS engine '" + std::string(name) + "' on the " +
-                     std::string(to_string(backend)) + " backend (known: " +
-                     (known.empty() ? std::string("none") : known) + ")");
+  return engine_table::find(engines(), name, backend, "BFS");
 }
 
 }  // namespace grb::bfs

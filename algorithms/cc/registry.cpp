@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cc/engine.hpp"
+#include "engine_table.hpp"
 #include "cc/linear_algebra_engine.hpp"
 #include "grb/error.hpp"
 #if GRB_WITH_CUDA
@@ -38,16 +39,7 @@ const std::vector<EngineInfo>& engines() {
 }
 
 const EngineInfo& find_engine(std::string_view name, Backend backend) {
-  std::string known;
-  for (const EngineInfo& info : engines()) {
-    if (info.backend != backend) continue;
-    if (info.name == name) return info;
-    known += known.empty() ? "" : ", ";
-    known += info.name;
-  }
-  throw InvalidValue("no connected-components engine '" + std::string(name) + "' on the " +
-                     std::string(to_string(backend)) + " backend (known: " +
-                     (known.empty() ? std::string("none") : known) + ")");
+  return engine_table::find(engines(), name, backend, "connected-components");
 }
 
 }  // namespace grb::cc

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sssp/engine.hpp"
+#include "engine_table.hpp"
 #include "sssp/linear_algebra_engine.hpp"
 #if GRB_WITH_CUDA
 #include "sssp/frontier/engines.hpp"
@@ -54,16 +55,7 @@ const std::vector<EngineInfo>& engines() {
 }
 
 const EngineInfo& find_engine(std::string_view name, Backend backend) {
-  std::string known;
-  for (const EngineInfo& info : engines()) {
-    if (info.backend != backend) continue;
-    if (info.name == name) return info;
-    known += known.empty() ? "" : ", ";
-    known += info.name;
-  }
-  throw InvalidValue("no SSSP engine '" + std::string(name) + "' on the " +
-                     std::string(to_string(backend)) + " backend (known: " +
-                     (known.empty() ? std::string("none") : known) + ")");
+  return engine_table::find(engines(), name, backend, "SSSP");
 }
 
 WeightSummary check_weights(const Matrix<double>& graph, std::string_view engine) {

@@ -4,6 +4,7 @@
 
 #include "grb/error.hpp"
 #include "tc/engine.hpp"
+#include "engine_table.hpp"
 #include "tc/linear_algebra_engine.hpp"
 #if GRB_WITH_CUDA
 #include "tc/frontier/engines.hpp"
@@ -35,16 +36,7 @@ const std::vector<EngineInfo>& engines() {
 }
 
 const EngineInfo& find_engine(std::string_view name, Backend backend) {
-  std::string known;
-  for (const EngineInfo& info : engines()) {
-    if (info.backend != backend) continue;
-    if (info.name == name) return info;
-    known += known.empty() ? "" : ", ";
-    known += info.name;
-  }
-  throw InvalidValue("no triangle-counting engine '" + std::string(name) + "' on the " +
-                     std::string(to_string(backend)) + " backend (known: " +
-                     (known.empty() ? std::string("none") : known) + ")");
+  return engine_table::find(engines(), name, backend, "triangle-counting");
 }
 
 }  // namespace grb::tc
