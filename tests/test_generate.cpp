@@ -150,6 +150,8 @@ TEST_CASE("kronecker matrix: symmetric, no self loops, skewed degrees") {
   CHECK(a.nvals() <= 2 * 16 * 4096);
   CHECK(a.nvals() > 16 * 4096);
   CHECK(is_symmetric(a));
+  // ... and marked so: pull operations use the CSR as its own transpose.
+  CHECK(a.symmetric());
   CHECK(self_loops(a) == 0);
   const auto degree = degrees(a);
   const double average = double(a.nvals()) / a.nrows();
@@ -173,7 +175,11 @@ TEST_CASE("to_matrix matches a slow reference under every option") {
                                         .drop_self_loops = drop_self_loops,
                                         .drop_duplicates = drop_duplicates};
         const Entries expected = expected_matrix(edges, options);
-        const Entries actual = entries_of(generate::to_matrix(edges, options));
+        const auto matrix = generate::to_matrix(edges, options);
+        // A symmetrized matrix is marked symmetric, and the mark is true (values included).
+        CHECK(matrix.symmetric() == symmetrize);
+        if (symmetrize) CHECK(is_symmetric(matrix));
+        const Entries actual = entries_of(matrix);
         CHECK(actual.rows == expected.rows);
         CHECK(actual.cols == expected.cols);
         REQUIRE(actual.values.size() == expected.values.size());

@@ -20,12 +20,15 @@ TEST_CASE("Matrix Market: symmetric and skew-symmetric files expand to both tria
       "s.mtx", "%%MatrixMarket matrix coordinate real symmetric\n% lower triangle\n3 3 3\n"
                "1 1 4.0\n2 1 -1.5\n3 2 0\n"));
   CHECK_FALSE(symmetric.directed);
+  CHECK(symmetric.matrix.symmetric());
   CHECK(entries(symmetric.matrix) ==
         Entries{{0, 0, 4.0}, {0, 1, -1.5}, {1, 0, -1.5}, {1, 2, 0.0}, {2, 1, 0.0}});
 
   const auto skew = grb::io::read_matrix_market(temp.write(
       "k.mtx", "%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 2\n2 1 5\n3 1 -2\n"));
   CHECK(entries(skew) == Entries{{0, 1, -5}, {0, 2, 2}, {1, 0, 5}, {2, 0, -2}});
+  // Mirrored structure, negated values: not a symmetric matrix.
+  CHECK_FALSE(skew.symmetric());
 
   const auto pattern = grb::io::read_matrix_market_graph(temp.write(
       "p.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n2 2 2\n2 1\n2 2\n"));
@@ -81,6 +84,7 @@ TEST_CASE("symmetrize: A ∪ A', the smaller value where both directions are sto
                           "1 2 5\n2 1 3\n2 3 0\n3 3 9\n"),
       options);
   CHECK_FALSE(graph.directed);
+  CHECK(graph.matrix.symmetric());
   CHECK(entries(graph.matrix) ==
         Entries{{0, 1, 3.0}, {1, 0, 3.0}, {1, 2, 0.0}, {2, 1, 0.0}, {2, 2, 9.0}});
   // A symmetric file is already undirected: symmetrize leaves it alone.

@@ -57,6 +57,35 @@ TEST_CASE("matrix transpose view, set and remove element, resize") {
   }
 }
 
+TEST_CASE("a matrix marked symmetric is its own transpose until its entries change") {
+  GRB_FOR_EACH_BACKEND(backend) {
+    grb::Matrix<double> a(3, 3, backend);
+    a.build(std::vector<grb::Index>{0, 1, 1, 2}, std::vector<grb::Index>{1, 0, 2, 1},
+            std::vector<double>{5, 5, 7, 7});
+    CHECK_FALSE(a.symmetric());
+    CHECK(&a.csc() != &a.csr());
+    a.mark_symmetric();
+    CHECK(&a.csc() == &a.csr());
+    // Copies, moves between backends and the pattern keep the promise.
+    CHECK(grb::Matrix<double>(a).symmetric());
+    CHECK(a.to(grb::Backend::cpu).symmetric());
+    CHECK(grb::pattern(a).symmetric());
+    // Any change of the entries withdraws it (an edit may break the symmetry).
+    grb::Matrix<double> changed = a;
+    changed.set_element(0, 1, 6.0);
+    CHECK_FALSE(changed.symmetric());
+    CHECK(changed.csc().to(grb::Backend::cpu).nvals() == 4);
+    grb::Matrix<double> grown = a;
+    grown.set_element(0, 2, 1.0);
+    CHECK_FALSE(grown.symmetric());
+    CHECK(grown.csc().nrows == 3);
+    grb::Matrix<double> cleared = a;
+    cleared.clear();
+    CHECK_FALSE(cleared.symmetric());
+    CHECK_THROWS_AS(grb::Matrix<double>(2, 3, backend).mark_symmetric(), grb::DimensionMismatch);
+  }
+}
+
 TEST_CASE("vector formats convert by density and keep their entries") {
   GRB_FOR_EACH_BACKEND(backend) {
     grb::Vector<float> v(100, backend);

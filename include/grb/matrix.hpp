@@ -106,12 +106,14 @@ class Matrix {
       throw InvalidValue("Matrix: CSR arrays have inconsistent sizes");
   }
 
-  Matrix(const Matrix& other) : csr_(other.csr_.to(other.backend())) {}
+  Matrix(const Matrix& other)
+      : csr_(other.csr_.to(other.backend())), symmetric_(other.symmetric_) {}
   Matrix& operator=(const Matrix& other) {
     if (this != &other) {
       csr_ = other.csr_.to(other.backend());
       transpose_.reset();
       longest_row_[0] = longest_row_[1] = std::nullopt;
+      symmetric_ = other.symmetric_;
     }
     return *this;
   }
@@ -124,12 +126,18 @@ class Matrix {
   Backend backend() const { return csr_.backend(); }
 
   /// A copy of this matrix on another backend.
-  Matrix to(Backend backend) const { return Matrix(csr_.to(backend)); }
+  Matrix to(Backend backend) const {
+    Matrix copy(csr_.to(backend));
+    copy.symmetric_ = symmetric_;
+    return copy;
+  }
 
   /// The stored entries (read-only: use adopt() to replace them).
   const Csr<T>& csr() const { return csr_; }
-  /// The transpose in CSR form, i.e. this matrix in CSC; built on first use and cached.
+  /// The transpose in CSR form, i.e. this matrix in CSC; built on first use and cached. For a
+  /// matrix marked symmetric it is csr() itself: nothing is built or stored.
   const Csr<T>& csc() const {
+    if (symmetric_) return csr_;
     if (!transpose_) {
       transpose_ = std::make_shared<Csr<T>>(backend() == Backend::cpu ? detail::transpose_host(csr_)
                                                                       : detail::transpose_cuda(csr_));
@@ -141,7 +149,21 @@ class Matrix {
     csr_ = std::move(csr);
     transpose_.reset();
     longest_row_[0] = longest_row_[1] = std::nullopt;
+    symmetric_ = false;
   }
+  /// The caller's promise that A == A' (structure and values), as for an undirected graph built
+  /// by symmetrizing: csc() then returns csr(), so pull-based operations and engines need no
+  /// transpose (on a scale-26 Kronecker graph that is 25 GB of device memory). Not checked —
+  /// checking costs the transpose it saves; the generators and readers set it where their
+  /// construction guarantees it. Any change of the entries clears it.
+  void mark_symmetric() {
+    if (nrows() != ncols())
+      throw DimensionMismatch("mark_symmetric: a " + std::to_string(nrows()) + " x " +
+                              std::to_string(ncols()) + " matrix cannot be symmetric");
+    symmetric_ = true;
+    transpose_.reset();
+  }
+  bool symmetric() const { return symmetric_; }
   /// The length of the longest row of csr() (of csc() when `transposed`): computed on first
   /// use by `compute(rows)` and cached with the matrix, for heuristics that need a bound on the
   /// degrees (the cuda push/pull choice).
@@ -179,6 +201,7 @@ class Matrix {
   Csr<T> csr_;
   mutable std::shared_ptr<Csr<T>> transpose_;
   mutable std::optional<Offset> longest_row_[2];  // of csr_ and of the transpose; see longest_row
+  bool symmetric_ = false;                         // see mark_symmetric
 
   void check_position(Index i, Index j, const char* what) const {
     if (i >= nrows() || j >= ncols())
@@ -311,6 +334,7 @@ void Matrix<T>::set_element(Index i, Index j, T value) {
     if (it != end && *it == j) {
       csr_.values[static_cast<std::size_t>(it - csr_.col_indices.data())] = value;
       transpose_.reset();
+      symmetric_ = false;
       return;
     }
   }
@@ -371,8 +395,10 @@ Matrix<bool> pattern(const Matrix<T>& a) {
   const Csr<T>& csr = a.csr();
   detail::Array<bool> host_values(csr.nvals(), Backend::cpu);
   std::fill(host_values.begin(), host_values.end(), true);
-  return Matrix<bool>(Csr<bool>{csr.nrows, csr.ncols, csr.row_offsets.clone(),
+  Matrix<bool> result(Csr<bool>{csr.nrows, csr.ncols, csr.row_offsets.clone(),
                                 csr.col_indices.clone(), host_values.to(a.backend())});
+  if (a.symmetric()) result.mark_symmetric();
+  return result;
 }
 
 }  // namespace grb

@@ -31,7 +31,10 @@ Matrix<double> device_to_matrix(const DeviceEdgeList& edges, const Options& opti
   require_cuda("to_matrix");
   check_lengths(edges);
 #if GRB_WITH_CUDA
-  return Matrix<double>(detail::edge_list_to_csr_cuda(edges, options, consumed));
+  Matrix<double> matrix(detail::edge_list_to_csr_cuda(edges, options, consumed));
+  // As on the cpu: every entry has its mirror with the same combined weight.
+  if (options.symmetrize) matrix.mark_symmetric();
+  return matrix;
 #else
   (void)options, (void)consumed;
   return {};  // unreachable: require_cuda threw

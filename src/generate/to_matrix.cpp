@@ -167,8 +167,11 @@ Matrix<double> to_matrix(const EdgeList& edges, const Options& options) {
         }
       },
       1);
-  return Matrix<double>(
+  Matrix<double> matrix(
       Csr<double>{n, n, std::move(row_offsets), std::move(columns), std::move(values)});
+  // Every entry has its mirror, with the same combined weight (runs are combined in weight order).
+  if (options.symmetrize) matrix.mark_symmetric();
+  return matrix;
 }
 
 }  // namespace grb::generate

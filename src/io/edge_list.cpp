@@ -230,6 +230,7 @@ Graph read_edge_list(const std::filesystem::path& path, const ReadOptions& optio
                                          std::move(weights), detail::Duplicates::last);
   if (options.symmetrize) csr = detail::symmetrize_min(csr);
   graph.matrix = Matrix<double>(std::move(csr));
+  if (options.symmetrize) graph.matrix.mark_symmetric();
   graph.directed = !options.symmetrize;
   graph.weighted = parsed.weighted;
   graph.name = detail::graph_name(path);

@@ -83,6 +83,7 @@ Graph read_graph(const fs::path& path, const ReadOptions& options) {
         if (graph.matrix.nrows() != graph.matrix.ncols())
           throw DimensionMismatch(path.string() + ": cannot symmetrize a non-square matrix");
         graph.matrix = Matrix<double>(detail::symmetrize_min(graph.matrix.csr()));
+        graph.matrix.mark_symmetric();
         graph.directed = false;
       }
       return graph;

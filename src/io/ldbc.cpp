@@ -273,6 +273,7 @@ Graph read_ldbc(const std::filesystem::path& path, const ReadOptions& options) {
   graph.directed = directed && !options.symmetrize;
   if (!graph.directed) csr = detail::symmetrize_min(csr);
   graph.matrix = Matrix<double>(std::move(csr));
+  if (!graph.directed) graph.matrix.mark_symmetric();
   graph.weighted = weighted.value_or(false);
   graph.source = source;
   graph.name = layout.name;

@@ -358,6 +358,10 @@ Graph read_matrix_market_graph(const std::filesystem::path& path, const ReadOpti
     graph.directed = false;
   }
   graph.matrix = Matrix<double>(std::move(csr));
+  // Skew-symmetric files mirror with negated values: their structure is symmetric, the matrix not.
+  if (header.symmetry == Symmetry::symmetric ||
+      (options.symmetrize && header.symmetry == Symmetry::general))
+    graph.matrix.mark_symmetric();
   graph.weighted = header.field != Field::pattern;
   graph.name = detail::graph_name(path);
   return graph;

@@ -40,7 +40,10 @@ class DeviceGraph {
     out_targets_ = graph.csr().col_indices.to(Backend::cuda);
     in_offsets_ = {};
     in_targets_ = {};
-    if (edges == Edges::out_and_in) {
+    // A matrix marked symmetric (an undirected graph) has its in-edges equal to its out-edges:
+    // one copy serves both (at scale 26 that saves 8.6 GB).
+    in_is_out_ = graph.symmetric();
+    if (edges == Edges::out_and_in && !in_is_out_) {
       // csc() transposes where the matrix lives (host or device) and caches it in the matrix.
       in_offsets_ = graph.csc().row_offsets.to(Backend::cuda);
       in_targets_ = graph.csc().col_indices.to(Backend::cuda);
@@ -52,7 +55,10 @@ class DeviceGraph {
   GraphView out() const {
     return {vertices_, edges(), out_offsets_.data(), out_targets_.data()};
   }
-  GraphView in() const { return {vertices_, edges(), in_offsets_.data(), in_targets_.data()}; }
+  GraphView in() const {
+    if (in_is_out_) return out();
+    return {vertices_, edges(), in_offsets_.data(), in_targets_.data()};
+  }
   /// Out-degree of one vertex, read from the device (for the host's per-search bookkeeping).
   Offset out_degree(Index v) const {
     Offset range[2];
@@ -68,6 +74,7 @@ class DeviceGraph {
   Index vertices_ = 0;
   detail::Array<Offset> out_offsets_, in_offsets_;
   detail::Array<Index> out_targets_, in_targets_;
+  bool in_is_out_ = false;
 };
 
 }  // namespace grb::bfs::frontier
