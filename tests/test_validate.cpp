@@ -412,3 +412,46 @@ TEST_CASE("components validator rejects every kind of wrong labelling") {
     check_rejected(validate::components(rectangle, std::span<const Index>(label)), "not square");
   }
 }
+
+TEST_CASE("validators split large graphs over the cores and name the first problem") {
+  // 2^19 vertices: several ranges of vertices per pass, and frontiers large enough for the
+  // parallel expansion of the reachability walks. Every vertex links to the next one and to a
+  // scattered one (a multiplicative hash), weights 1..4.
+  const Index n = Index{1} << 19;
+  std::vector<Edge> edges;
+  for (Index v = 0; v + 1 < n; ++v) {
+    edges.push_back({v, v + 1, double(1 + v % 4)});
+    edges.push_back({v, static_cast<Index>((std::uint64_t{v} * 2654435761u) % n), double(1 + v % 3)});
+  }
+  const auto a = matrix<double>(n, edges);
+  const Search good = textbook_bfs(n, edges, 0);
+  const auto bfs_run = [&](const Search& s) {
+    return validate::bfs(a, 0, std::span<const std::int32_t>(s.level),
+                         std::span<const Index>(s.parent));
+  };
+  CHECK(bfs_run(good).ok);
+  CHECK(validate::bfs(a, 0, std::span<const std::int32_t>(good.level), {}).ok);
+
+  // Two bad vertices in different ranges: the lower one is named, as a sequential scan would.
+  Search two_bad = good;
+  two_bad.level[1000] = two_bad.level[n - 1000] = -3;
+  check_rejected(bfs_run(two_bad), "vertex 1000: level -3");
+  // A reachable vertex left out is found by the parallel walk.
+  std::vector<std::int32_t> missing = good.level;
+  const Index far = n - 7;
+  REQUIRE(missing[far] > 0);
+  missing[far] = -1;
+  check_rejected(validate::bfs(a, 0, std::span<const std::int32_t>(missing), {}),
+                 "vertex " + std::to_string(far) + " is reachable from source 0 but unreached");
+
+  const Paths paths = textbook_dijkstra(n, edges, 0);
+  const auto sssp_run = [&](const std::vector<double>& distance) {
+    return validate::sssp(a, 0, std::span<const double>(distance),
+                          std::span<const Index>(paths.parent));
+  };
+  CHECK(sssp_run(paths.distance).ok);
+  std::vector<double> long_distance = paths.distance;
+  long_distance[far] += 0.5;
+  check_rejected(sssp_run(long_distance),
+                 "not relaxed: distance[" + std::to_string(far) + "] = ");
+}

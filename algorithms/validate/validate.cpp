@@ -1,19 +1,30 @@
 // The validators: plain loops over the host CSR arrays. No grb operation appears here, so that a
 // bug in an operation or an engine cannot hide itself by also being in its checker.
+//
+// The loops run on every core (a Graph500 search at scale 26 has 2.1 G edges to check): each
+// pass is cut into one range of vertices per thread, and a pass reports the problem of the
+// lowest range that has one, so the message names the same vertex as a sequential scan would.
 #include "validate/validate.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace grb::validate {
 namespace {
 
 Result failure(std::string message) { return Result{false, std::move(message)}; }
+/// Passed when `problem` is empty.
+Result failure_or_ok(std::string problem) {
+  if (problem.empty()) return {};
+  return failure(std::move(problem));
+}
 
 std::string number(double value) {
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
@@ -45,24 +56,84 @@ Offset find_edge(const Csr<T>& csr, Index i, Index j) {
   return static_cast<Offset>(it - csr.col_indices.data());
 }
 
-/// Vertices reachable from `source` along directed edges, by an explicit-stack walk.
-template <class T>
-std::vector<bool> reachable_from(const Csr<T>& csr, Index source) {
-  std::vector<bool> reached(csr.nrows, false);
-  std::vector<Index> stack{source};
-  reached[source] = true;
-  while (!stack.empty()) {
-    const Index i = stack.back();
-    stack.pop_back();
-    for (Offset k = csr.row_offsets[i]; k < csr.row_offsets[i + 1]; ++k) {
-      const Index j = csr.col_indices[k];
-      if (!reached[j]) {
-        reached[j] = true;
-        stack.push_back(j);
+/// Ranges smaller than this are not worth a thread.
+constexpr std::uint64_t grain = 1 << 16;
+
+/// Calls body(part, begin, end) for [0, count) cut into `parts` equal ranges, one thread each.
+template <class Body>
+void for_ranges(std::uint64_t count, std::size_t parts, Body body) {
+  std::vector<std::thread> threads;
+  for (std::size_t p = 1; p < parts; ++p)
+    threads.emplace_back([&, p] { body(p, count * p / parts, count * (p + 1) / parts); });
+  body(0, 0, count / parts);
+  for (std::thread& thread : threads) thread.join();
+}
+
+std::size_t parts_for(std::uint64_t count) {
+  const std::uint64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<std::size_t>(std::clamp<std::uint64_t>(count / grain, 1, cores));
+}
+
+/// check(begin, end) over [0, count) in parallel; each returns its range's first problem (empty
+/// when none). Returns the problem of the lowest range that has one.
+template <class Check>
+std::string first_problem(std::uint64_t count, Check check) {
+  const std::size_t parts = parts_for(count);
+  std::vector<std::string> problems(parts);
+  for_ranges(count, parts, [&](std::size_t p, std::uint64_t begin, std::uint64_t end) {
+    problems[p] = check(static_cast<Index>(begin), static_cast<Index>(end));
+  });
+  for (std::string& problem : problems)
+    if (!problem.empty()) return std::move(problem);
+  return {};
+}
+
+/// Marks a flag that several threads may set at once (all to 1).
+inline void mark(std::vector<std::uint8_t>& flags, Index v) {
+  std::atomic_ref<std::uint8_t>(flags[v]).store(1, std::memory_order_relaxed);
+}
+
+/// Vertices reached from `source` along the edges k = (i -> j) for which follow(i, k, j) holds,
+/// level by level; a large frontier is expanded by all cores (each vertex claimed once by an
+/// atomic exchange), a small one by the caller alone.
+template <class T, class Follow>
+std::vector<std::uint8_t> reach(const Csr<T>& csr, Index source, Follow follow) {
+  std::vector<std::uint8_t> reached(csr.nrows, 0);
+  reached[source] = 1;
+  std::vector<Index> frontier{source}, next;
+  const auto expand = [&](std::uint64_t begin, std::uint64_t end, std::vector<Index>& out) {
+    for (std::uint64_t f = begin; f < end; ++f) {
+      const Index i = frontier[f];
+      for (Offset k = csr.row_offsets[i]; k < csr.row_offsets[i + 1]; ++k) {
+        const Index j = csr.col_indices[k];
+        if (std::atomic_ref<std::uint8_t>(reached[j]).load(std::memory_order_relaxed) ||
+            !follow(i, k, j))
+          continue;
+        if (std::atomic_ref<std::uint8_t>(reached[j]).exchange(1, std::memory_order_relaxed) == 0)
+          out.push_back(j);
       }
     }
+  };
+  while (!frontier.empty()) {
+    next.clear();
+    const std::size_t parts = parts_for(frontier.size());
+    if (parts == 1) {
+      expand(0, frontier.size(), next);
+    } else {
+      std::vector<std::vector<Index>> found(parts);
+      for_ranges(frontier.size(), parts, [&](std::size_t p, std::uint64_t begin,
+                                             std::uint64_t end) { expand(begin, end, found[p]); });
+      for (const std::vector<Index>& part : found) next.insert(next.end(), part.begin(), part.end());
+    }
+    frontier.swap(next);
   }
   return reached;
+}
+
+/// Vertices reachable from `source` along directed edges.
+template <class T>
+std::vector<std::uint8_t> reachable_from(const Csr<T>& csr, Index source) {
+  return reach(csr, source, [](Index, Offset, Index) { return true; });
 }
 
 /// Checks that `parent` is a forest of in-range parents with a single root, `source`: every
@@ -125,67 +196,87 @@ Result bfs(const Matrix<T>& a, Index source, std::span<const std::int32_t> level
 
   if (level[source] != 0)
     return failure("source " + str(source) + ": level " + str(level[source]) + ", not 0");
-  for (Index v = 0; v < n; ++v) {
-    if (level[v] < unreached_level)
-      return failure("vertex " + str(v) + ": level " + str(level[v]) + " is negative");
-    if (level[v] == 0 && v != source)
-      return failure("vertex " + str(v) + ": level 0 but it is not the source " + str(source));
-  }
+  std::string problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+    for (Index v = begin; v < end; ++v) {
+      if (level[v] < unreached_level)
+        return "vertex " + str(v) + ": level " + str(level[v]) + " is negative";
+      if (level[v] == 0 && v != source)
+        return "vertex " + str(v) + ": level 0 but it is not the source " + str(source);
+    }
+    return {};
+  });
+  if (!problem.empty()) return failure(problem);
 
   if (!parent.empty()) {
-    for (Index v = 0; v < n; ++v) {
-      if (level[v] == unreached_level && parent[v] != no_index)
-        return failure("vertex " + str(v) + ": unreached (level -1) but has parent " +
-                       str(parent[v]));
-      if (level[v] != unreached_level && parent[v] == no_index)
-        return failure("vertex " + str(v) + ": level " + str(level[v]) + " but no parent");
-    }
-    if (std::string problem = parent_tree_problem(parent, source); !problem.empty())
-      return failure(problem);
-    for (Index v = 0; v < n; ++v) {
-      if (v == source || parent[v] == no_index) continue;
-      const Index p = parent[v];
-      if (find_edge(csr, p, v) == csr.nvals())
-        return failure("vertex " + str(v) + ": parent " + str(p) + " but there is no edge " +
-                       str(p) + " -> " + str(v));
-      if (level[v] != level[p] + 1)
-        return failure("vertex " + str(v) + ": level " + str(level[v]) + " but its parent " +
-                       str(p) + " has level " + str(level[p]));
-    }
+    problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+      for (Index v = begin; v < end; ++v) {
+        if (level[v] == unreached_level && parent[v] != no_index)
+          return "vertex " + str(v) + ": unreached (level -1) but has parent " + str(parent[v]);
+        if (level[v] != unreached_level && parent[v] == no_index)
+          return "vertex " + str(v) + ": level " + str(level[v]) + " but no parent";
+      }
+      return {};
+    });
+    if (problem.empty()) problem = parent_tree_problem(parent, source);
+    if (problem.empty())
+      problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+        for (Index v = begin; v < end; ++v) {
+          if (v == source || parent[v] == no_index) continue;
+          const Index p = parent[v];
+          if (find_edge(csr, p, v) == csr.nvals())
+            return "vertex " + str(v) + ": parent " + str(p) + " but there is no edge " + str(p) +
+                   " -> " + str(v);
+          if (level[v] != level[p] + 1)
+            return "vertex " + str(v) + ": level " + str(level[v]) + " but its parent " + str(p) +
+                   " has level " + str(level[p]);
+        }
+        return {};
+      });
+    if (!problem.empty()) return failure(problem);
   }
 
-  const std::vector<bool> reachable = reachable_from(csr, source);
-  for (Index v = 0; v < n; ++v) {
-    if (reachable[v] && level[v] == unreached_level)
-      return failure("vertex " + str(v) + " is reachable from source " + str(source) +
-                     " but unreached (level -1)");
-    if (!reachable[v] && level[v] != unreached_level)
-      return failure("vertex " + str(v) + ": level " + str(level[v]) +
-                     " but it is not reachable from source " + str(source));
-  }
+  const std::vector<std::uint8_t> reachable = reachable_from(csr, source);
+  problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+    for (Index v = begin; v < end; ++v) {
+      if (reachable[v] && level[v] == unreached_level)
+        return "vertex " + str(v) + " is reachable from source " + str(source) +
+               " but unreached (level -1)";
+      if (!reachable[v] && level[v] != unreached_level)
+        return "vertex " + str(v) + ": level " + str(level[v]) +
+               " but it is not reachable from source " + str(source);
+    }
+    return {};
+  });
+  if (!problem.empty()) return failure(problem);
 
   // Graph500: an edge from a reached vertex leads at most one level further.
-  std::vector<bool> has_previous_level(n, false);
-  for (Index i = 0; i < n; ++i) {
-    if (level[i] == unreached_level) continue;
-    for (Offset k = csr.row_offsets[i]; k < csr.row_offsets[i + 1]; ++k) {
-      const Index j = csr.col_indices[k];
-      if (level[j] == unreached_level)
-        return failure("edge " + str(i) + " -> " + str(j) + ": " + str(i) + " reached (level " +
-                       str(level[i]) + ") but " + str(j) + " unreached");
-      if (level[j] > level[i] + 1)
-        return failure("edge " + str(i) + " -> " + str(j) + ": level " + str(level[i]) + " -> " +
-                       str(level[j]) + " skips a level");
-      if (level[j] == level[i] + 1) has_previous_level[j] = true;
+  std::vector<std::uint8_t> has_previous_level(n, 0);
+  problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+    for (Index i = begin; i < end; ++i) {
+      if (level[i] == unreached_level) continue;
+      for (Offset k = csr.row_offsets[i]; k < csr.row_offsets[i + 1]; ++k) {
+        const Index j = csr.col_indices[k];
+        if (level[j] == unreached_level)
+          return "edge " + str(i) + " -> " + str(j) + ": " + str(i) + " reached (level " +
+                 str(level[i]) + ") but " + str(j) + " unreached";
+        if (level[j] > level[i] + 1)
+          return "edge " + str(i) + " -> " + str(j) + ": level " + str(level[i]) + " -> " +
+                 str(level[j]) + " skips a level";
+        if (level[j] == level[i] + 1) mark(has_previous_level, j);
+      }
     }
-  }
+    return {};
+  });
+  if (!problem.empty()) return failure(problem);
   // Without parents, a level could still be too small: each one must be one more than the level
   // of some in-neighbour (with parents, the parent edge showed that already).
-  for (Index v = 0; v < n; ++v)
-    if (v != source && level[v] != unreached_level && !has_previous_level[v])
-      return failure("vertex " + str(v) + ": level " + str(level[v]) +
-                     " but no in-neighbour has level " + str(level[v] - 1));
-  return {};
+  return failure_or_ok(first_problem(n, [&](Index begin, Index end) -> std::string {
+    for (Index v = begin; v < end; ++v)
+      if (v != source && level[v] != unreached_level && !has_previous_level[v])
+        return "vertex " + str(v) + ": level " + str(level[v]) + " but no in-neighbour has level " +
+               str(level[v] - 1);
+    return {};
+  }));
 }
 
 template <class T>
@@ -205,86 +296,101 @@ Result sssp(const Matrix<T>& a, Index source, std::span<const double> distance,
     return "edge " + str(i) + " -> " + str(j) + " (weight " + number(weight(k)) + ")";
   };
 
-  for (Index v = 0; v < n; ++v)
-    if (std::isnan(distance[v]) || (std::isinf(distance[v]) && distance[v] < 0))
-      return failure("vertex " + str(v) + ": distance " + number(distance[v]));
+  std::string problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+    for (Index v = begin; v < end; ++v)
+      if (std::isnan(distance[v]) || (std::isinf(distance[v]) && distance[v] < 0))
+        return "vertex " + str(v) + ": distance " + number(distance[v]);
+    return {};
+  });
+  if (!problem.empty()) return failure(problem);
   if (distance[source] != 0)
     return failure("source " + str(source) + ": distance " + number(distance[source]) + ", not 0");
 
-  const std::vector<bool> reachable = reachable_from(csr, source);
-  for (Index v = 0; v < n; ++v) {
-    if (reachable[v] && std::isinf(distance[v]))
-      return failure("vertex " + str(v) + " is reachable from source " + str(source) +
-                     " but has distance inf");
-    if (!reachable[v] && !std::isinf(distance[v]))
-      return failure("vertex " + str(v) + ": distance " + number(distance[v]) +
-                     " but it is not reachable from source " + str(source));
-  }
+  const std::vector<std::uint8_t> reachable = reachable_from(csr, source);
+  problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+    for (Index v = begin; v < end; ++v) {
+      if (reachable[v] && std::isinf(distance[v]))
+        return "vertex " + str(v) + " is reachable from source " + str(source) +
+               " but has distance inf";
+      if (!reachable[v] && !std::isinf(distance[v]))
+        return "vertex " + str(v) + ": distance " + number(distance[v]) +
+               " but it is not reachable from source " + str(source);
+    }
+    return {};
+  });
+  if (!problem.empty()) return failure(problem);
 
   // Every edge relaxed; and note which finite distances some in-edge achieves exactly.
-  std::vector<bool> achieved(n, false);
-  achieved[source] = true;
-  for (Index i = 0; i < n; ++i) {
-    if (std::isinf(distance[i])) continue;
-    for (Offset k = csr.row_offsets[i]; k < csr.row_offsets[i + 1]; ++k) {
-      const Index j = csr.col_indices[k];
-      const double through_i = distance[i] + weight(k);
-      if (distance[j] > through_i && !close(distance[j], through_i, tolerance))
-        return failure(edge_name(i, j, k) + " not relaxed: distance[" + str(j) + "] = " +
-                       number(distance[j]) + " > distance[" + str(i) + "] + weight = " +
-                       number(through_i));
-      if (close(distance[j], through_i, tolerance)) achieved[j] = true;
+  std::vector<std::uint8_t> achieved(n, 0);
+  achieved[source] = 1;
+  problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+    for (Index i = begin; i < end; ++i) {
+      if (std::isinf(distance[i])) continue;
+      for (Offset k = csr.row_offsets[i]; k < csr.row_offsets[i + 1]; ++k) {
+        const Index j = csr.col_indices[k];
+        const double through_i = distance[i] + weight(k);
+        if (distance[j] > through_i && !close(distance[j], through_i, tolerance))
+          return edge_name(i, j, k) + " not relaxed: distance[" + str(j) + "] = " +
+                 number(distance[j]) + " > distance[" + str(i) + "] + weight = " +
+                 number(through_i);
+        if (close(distance[j], through_i, tolerance)) mark(achieved, j);
+      }
     }
-  }
-  for (Index v = 0; v < n; ++v)
-    if (!std::isinf(distance[v]) && !achieved[v])
-      return failure("vertex " + str(v) + ": distance " + number(distance[v]) +
-                     " is not achieved by any in-edge (distance[u] + weight(u, " + str(v) + "))");
+    return {};
+  });
+  if (problem.empty())
+    problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+      for (Index v = begin; v < end; ++v)
+        if (!std::isinf(distance[v]) && !achieved[v])
+          return "vertex " + str(v) + ": distance " + number(distance[v]) +
+                 " is not achieved by any in-edge (distance[u] + weight(u, " + str(v) + "))";
+      return {};
+    });
+  if (!problem.empty()) return failure(problem);
 
   // With zero-weight edges, a cycle of vertices can achieve one another's too-small distances;
   // a walk from the source over achieving ("tight") edges must reach every finite distance.
-  std::vector<bool> on_tight_path(n, false);
-  std::vector<Index> stack{source};
-  on_tight_path[source] = true;
-  while (!stack.empty()) {
-    const Index i = stack.back();
-    stack.pop_back();
-    for (Offset k = csr.row_offsets[i]; k < csr.row_offsets[i + 1]; ++k) {
-      const Index j = csr.col_indices[k];
-      if (!on_tight_path[j] && close(distance[j], distance[i] + weight(k), tolerance)) {
-        on_tight_path[j] = true;
-        stack.push_back(j);
-      }
-    }
-  }
-  for (Index v = 0; v < n; ++v)
-    if (!std::isinf(distance[v]) && !on_tight_path[v])
-      return failure("vertex " + str(v) + ": distance " + number(distance[v]) +
-                     " is not the length of any path from source " + str(source));
+  const std::vector<std::uint8_t> on_tight_path =
+      reach(csr, source, [&](Index i, Offset k, Index j) {
+        return close(distance[j], distance[i] + weight(k), tolerance);
+      });
+  problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+    for (Index v = begin; v < end; ++v)
+      if (!std::isinf(distance[v]) && !on_tight_path[v])
+        return "vertex " + str(v) + ": distance " + number(distance[v]) +
+               " is not the length of any path from source " + str(source);
+    return {};
+  });
+  if (!problem.empty()) return failure(problem);
 
   if (!parent.empty()) {
-    for (Index v = 0; v < n; ++v) {
-      if (std::isinf(distance[v]) && parent[v] != no_index)
-        return failure("vertex " + str(v) + ": distance inf but has parent " + str(parent[v]));
-      if (!std::isinf(distance[v]) && parent[v] == no_index)
-        return failure("vertex " + str(v) + ": distance " + number(distance[v]) +
-                       " but no parent");
-    }
-    if (std::string problem = parent_tree_problem(parent, source); !problem.empty())
-      return failure(problem);
-    for (Index v = 0; v < n; ++v) {
-      if (v == source || parent[v] == no_index) continue;
-      const Index p = parent[v];
-      const Offset k = find_edge(csr, p, v);
-      if (k == csr.nvals())
-        return failure("vertex " + str(v) + ": parent " + str(p) + " but there is no edge " +
-                       str(p) + " -> " + str(v));
-      if (!close(distance[v], distance[p] + weight(k), tolerance))
-        return failure("vertex " + str(v) + ": distance " + number(distance[v]) + " but parent " +
-                       edge_name(p, v, k) + " gives " + number(distance[p] + weight(k)));
-    }
+    problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+      for (Index v = begin; v < end; ++v) {
+        if (std::isinf(distance[v]) && parent[v] != no_index)
+          return "vertex " + str(v) + ": distance inf but has parent " + str(parent[v]);
+        if (!std::isinf(distance[v]) && parent[v] == no_index)
+          return "vertex " + str(v) + ": distance " + number(distance[v]) + " but no parent";
+      }
+      return {};
+    });
+    if (problem.empty()) problem = parent_tree_problem(parent, source);
+    if (problem.empty())
+      problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+        for (Index v = begin; v < end; ++v) {
+          if (v == source || parent[v] == no_index) continue;
+          const Index p = parent[v];
+          const Offset k = find_edge(csr, p, v);
+          if (k == csr.nvals())
+            return "vertex " + str(v) + ": parent " + str(p) + " but there is no edge " + str(p) +
+                   " -> " + str(v);
+          if (!close(distance[v], distance[p] + weight(k), tolerance))
+            return "vertex " + str(v) + ": distance " + number(distance[v]) + " but parent " +
+                   edge_name(p, v, k) + " gives " + number(distance[p] + weight(k));
+        }
+        return {};
+      });
   }
-  return {};
+  return failure_or_ok(std::move(problem));
 }
 
 template <class T>
@@ -299,13 +405,17 @@ Result components(const Matrix<T>& a, std::span<const Index> label) {
     if (label[v] >= n)
       return failure("vertex " + str(v) + ": label " + str(label[v]) + " outside [0, " + str(n) +
                      ")");
-  for (Index i = 0; i < n; ++i)
-    for (Offset k = csr.row_offsets[i]; k < csr.row_offsets[i + 1]; ++k) {
-      const Index j = csr.col_indices[k];
-      if (label[i] != label[j])
-        return failure("edge " + str(i) + " -> " + str(j) + " joins label " + str(label[i]) +
-                       " to label " + str(label[j]));
-    }
+  const std::string problem = first_problem(n, [&](Index begin, Index end) -> std::string {
+    for (Index i = begin; i < end; ++i)
+      for (Offset k = csr.row_offsets[i]; k < csr.row_offsets[i + 1]; ++k) {
+        const Index j = csr.col_indices[k];
+        if (label[i] != label[j])
+          return "edge " + str(i) + " -> " + str(j) + " joins label " + str(label[i]) +
+                 " to label " + str(label[j]);
+      }
+    return {};
+  });
+  if (!problem.empty()) return failure(problem);
 
   // The true components, by union-find with path halving; each root remembers its smallest vertex.
   std::vector<Index> root(n);
