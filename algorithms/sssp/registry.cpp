@@ -49,6 +49,9 @@ const std::vector<EngineInfo>& engines() {
        Backend::cuda, frontier::make_frontier_bellman_ford},
       {"near-far", "delta-stepping worklist: near queue below the split, far pile above it",
        Backend::cuda, frontier::make_near_far},
+      {"near-far-persistent",
+       "near-far in one cooperative launch: grid barriers between rounds, the split on the device",
+       Backend::cuda, frontier::make_near_far_persistent},
 #endif
   };
   return table;

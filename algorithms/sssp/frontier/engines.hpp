@@ -10,5 +10,6 @@ namespace grb::sssp::frontier {
 
 std::unique_ptr<Engine> make_frontier_bellman_ford();
 std::unique_ptr<Engine> make_near_far();
+std::unique_ptr<Engine> make_near_far_persistent();
 
 }  // namespace grb::sssp::frontier

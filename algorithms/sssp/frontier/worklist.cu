@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 #include "sssp/frontier/worklist.cuh"
 
@@ -43,6 +42,17 @@ __device__ inline unsigned long long item_stride() {
   return gridDim.x * static_cast<unsigned long long>(blockDim.x);
 }
 
+/// slots[i] of a ring of queues, chosen by selects: a run-time index into an array of a kernel
+/// parameter would copy the array to local memory, a stack access on every queue append.
+template <class T, int N>
+__device__ inline T slot(T const (&slots)[N], unsigned i) {
+  T chosen = slots[0];
+#pragma unroll
+  for (int j = 1; j < N; ++j)
+    if (i == unsigned(j)) chosen = slots[j];
+  return chosen;
+}
+
 /// What one round needs besides the graph: rings, flags, the split.
 struct Round {
   unsigned long long* distance;
@@ -65,9 +75,9 @@ struct Round {
     if (candidate < split) {
       const unsigned next = number + 1;
       if (atomicExch(&stamp[v], next) != next)
-        queues.near[next % 3][queue_slot(&counters->near_tail[next % 3])] = v;
+        slot(queues.near, next % 3)[queue_slot(&counters->near_tail[next % 3])] = v;
     } else if (atomicExch(&in_far[v], 1u) == 0u) {
-      queues.far[far_slot][queue_slot(&counters->far_tail[far_slot])] = v;
+      slot(queues.far, far_slot)[queue_slot(&counters->far_tail[far_slot])] = v;
     }
   }
 };
@@ -84,23 +94,27 @@ __global__ void start_run(Index vertices, Index source, unsigned first_round,
   if (v == source) queue[0] = source;
 }
 
-__global__ void __launch_bounds__(block) relax_round(WeightedView graph, Round round) {
+/// Round k's bookkeeping (one thread): clears the tails round k + 1 will fill (see the header
+/// comment's rings) and counts the round if it has work.
+__device__ inline void begin_round(Counters* counters, unsigned k, unsigned long long work) {
+  counters->near_tail[(k + 2) % 3] = 0;
+  counters->hub_tail[(k + 1) % 3] = 0;
+  if (work > 0) ++counters->iterations;
+}
+
+/// Round k's relaxations: the `hubs` hubs round k - 1 collected, then the `size` vertices of
+/// near queue k % 3.
+__device__ void relax_queue(const WeightedView& graph, const Round& round,
+                            unsigned long long size, unsigned long long hubs) {
   const unsigned k = round.number;
   Counters* counters = round.counters;
-  const unsigned long long size = counters->near_tail[k % 3];
-  const unsigned long long hubs = counters->hub_tail[(k + 2) % 3];
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    counters->near_tail[(k + 2) % 3] = 0;
-    counters->hub_tail[(k + 1) % 3] = 0;
-    if (size + hubs > 0) ++counters->iterations;
-  }
   const unsigned lane = threadIdx.x & 31u;
   const unsigned long long thread = first_item();
   const unsigned long long threads = item_stride();
   unsigned long long inspected = 0;
 
   // Hubs found by the previous round: the whole grid strides over each one's edges.
-  const Index* hub_list = round.queues.hubs[(k + 2) % 3];
+  const Index* hub_list = slot(round.queues.hubs, (k + 2) % 3);
   for (unsigned long long h = 0; h < hubs; ++h) {
     const Index u = hub_list[h];
     const double from = distance_of(round.distance[u]);
@@ -111,7 +125,7 @@ __global__ void __launch_bounds__(block) relax_round(WeightedView graph, Round r
   }
 
   // The queue, 32 vertices per warp at a time (the loop is warp-uniform, for the ballots).
-  const Index* items = round.queues.near[k % 3];
+  const Index* items = slot(round.queues.near, k % 3);
   for (unsigned long long base = (thread / 32) * 32; base < size; base += threads) {
     const unsigned long long i = base + lane;
     Index u = 0;
@@ -123,7 +137,7 @@ __global__ void __launch_bounds__(block) relax_round(WeightedView graph, Round r
     }
     const Offset degree = end - begin;
     if (degree >= hub_degree) {
-      round.queues.hubs[k % 3][queue_slot(&counters->hub_tail[k % 3])] = u;
+      slot(round.queues.hubs, k % 3)[queue_slot(&counters->hub_tail[k % 3])] = u;
     }
     unsigned medium = __ballot_sync(0xffffffffu, degree >= warp_degree && degree < hub_degree);
     while (medium != 0) {
@@ -149,11 +163,19 @@ __global__ void __launch_bounds__(block) relax_round(WeightedView graph, Round r
     atomicAdd(&counters->relaxations, static_cast<unsigned long long>(warp_inspected));
 }
 
-/// The smallest distance in the far pile at or above the split (below it: already relaxed).
-__global__ void __launch_bounds__(block)
-    far_minimum(const unsigned long long* distance, const Index* far, unsigned far_slot,
-                double split, Counters* counters) {
-  const unsigned long long size = counters->far_tail[far_slot];
+__global__ void __launch_bounds__(block) relax_round(WeightedView graph, Round round) {
+  const unsigned k = round.number;
+  const unsigned long long size = round.counters->near_tail[k % 3];
+  const unsigned long long hubs = round.counters->hub_tail[(k + 2) % 3];
+  if (blockIdx.x == 0 && threadIdx.x == 0) begin_round(round.counters, k, size + hubs);
+  relax_queue(graph, round, size, hubs);
+}
+
+/// Folds the smallest distance at or above `split` among the `size` far vertices into
+/// `minimum` (below the split: relaxed since they were piled).
+__device__ void fold_far_minimum(const unsigned long long* distance, const Index* far,
+                                 unsigned long long size, double split,
+                                 unsigned long long* minimum) {
   unsigned long long smallest = ~0ull;
   for (unsigned long long i = first_item(); i < size; i += item_stride()) {
     const unsigned long long bits = distance[far[i]];
@@ -163,17 +185,29 @@ __global__ void __launch_bounds__(block)
     const unsigned long long other = __shfl_down_sync(0xffffffffu, smallest, offset);
     if (other < smallest) smallest = other;
   }
-  if ((threadIdx.x & 31u) == 0 && smallest != ~0ull) atomicMin(&counters->far_minimum, smallest);
+  if ((threadIdx.x & 31u) == 0 && smallest != ~0ull) atomicMin(minimum, smallest);
 }
 
-/// Moves far vertices below the new split to the queue of round `next`; keeps the rest in the
-/// other far pile; drops those below the old split (relaxed since they were piled).
 __global__ void __launch_bounds__(block)
-    split_far(const unsigned long long* distance, unsigned* stamp, unsigned* in_far,
-              Queues queues, unsigned from_slot, double old_split, double new_split,
-              unsigned next, Counters* counters) {
-  const unsigned long long size = counters->far_tail[from_slot];
-  const Index* from = queues.far[from_slot];
+    far_minimum(const unsigned long long* distance, const Index* far, unsigned far_slot,
+                double split, Counters* counters) {
+  fold_far_minimum(distance, far, counters->far_tail[far_slot], split, &counters->far_minimum[0]);
+}
+
+/// The split after a far minimum of `smallest`: at least one far vertex must fall below it,
+/// however large the distances (delta may vanish next to them).
+__host__ __device__ inline double next_split_after(double smallest, double delta) {
+  return fmax(smallest + delta, nextafter(smallest, HUGE_VAL));
+}
+
+/// Moves the `size` vertices of far pile `from_slot` below the new split to the queue of round
+/// `next`; keeps the rest in the other pile; drops those below the old split (relaxed since
+/// they were piled).
+__device__ void split_far_pile(const unsigned long long* distance, unsigned* stamp,
+                               unsigned* in_far, const Queues& queues, unsigned from_slot,
+                               unsigned long long size, double old_split, double new_split,
+                               unsigned next, Counters* counters) {
+  const Index* from = slot(queues.far, from_slot);
   const unsigned to_slot = 1 - from_slot;
   for (unsigned long long i = first_item(); i < size; i += item_stride()) {
     const Index v = from[i];
@@ -182,11 +216,67 @@ __global__ void __launch_bounds__(block)
     if (d < old_split) continue;
     if (d < new_split) {
       if (atomicExch(&stamp[v], next) != next)
-        queues.near[next % 3][queue_slot(&counters->near_tail[next % 3])] = v;
+        slot(queues.near, next % 3)[queue_slot(&counters->near_tail[next % 3])] = v;
     } else {
       in_far[v] = 1u;
-      queues.far[to_slot][queue_slot(&counters->far_tail[to_slot])] = v;
+      slot(queues.far, to_slot)[queue_slot(&counters->far_tail[to_slot])] = v;
     }
+  }
+}
+
+__global__ void __launch_bounds__(block)
+    split_far(const unsigned long long* distance, unsigned* stamp, unsigned* in_far,
+              Queues queues, unsigned from_slot, double old_split, double new_split,
+              unsigned next, Counters* counters) {
+  split_far_pile(distance, stamp, in_far, queues, from_slot, counters->far_tail[from_slot],
+                 old_split, new_split, next, counters);
+}
+
+/// near-far's whole loop in one cooperative launch: rounds separated by grid barriers, and the
+/// split moved on the device when the near side runs dry, so no launch and no host round trip
+/// per round. Every value that decides control flow (queue and pile sizes, the far minimum) is
+/// read after a barrier and is not written until the next one, so every thread takes the same
+/// branch and all leave together. Round k that finds no work becomes a phase change: the far
+/// minimum (barrier), then the split of the pile into queue k (barrier), then round k again.
+/// The phase's far minimum lives in one of two slots, and each phase resets the other one,
+/// which was last read before the previous phase's final barrier.
+__global__ void __launch_bounds__(block)
+    persistent_near_far(WeightedView graph, Round round, double delta) {
+  const cg::grid_group grid = cg::this_grid();
+  Counters* counters = round.counters;
+  const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
+  for (unsigned phase = 0;;) {
+    const unsigned k = round.number;
+    const unsigned long long size = counters->near_tail[k % 3];
+    const unsigned long long hubs = counters->hub_tail[(k + 2) % 3];
+    if (size + hubs > 0) {
+      if (first_thread) begin_round(counters, k, size + hubs);
+      relax_queue(graph, round, size, hubs);
+      ++round.number;
+      grid.sync();
+      continue;
+    }
+    const unsigned pile = round.far_slot;
+    const unsigned long long piled = counters->far_tail[pile];
+    if (piled == 0) return;
+    unsigned long long* minimum = &counters->far_minimum[phase % 2];
+    if (first_thread) counters->far_minimum[(phase + 1) % 2] = ~0ull;
+    fold_far_minimum(round.distance, slot(round.queues.far, pile), piled, round.split, minimum);
+    grid.sync();
+    const unsigned long long smallest = *minimum;
+    if (smallest >= infinity_bits) return;
+    const double split = next_split_after(distance_of(smallest), delta);
+    split_far_pile(round.distance, round.stamp, round.in_far, round.queues, pile, piled,
+                   round.split, split, k, counters);
+    // Every thread read the pile's size before the first barrier: its tail can be cleared.
+    if (first_thread) {
+      counters->far_tail[pile] = 0;
+      ++counters->splits;
+    }
+    round.far_slot = 1 - pile;
+    round.split = split;
+    ++phase;
+    grid.sync();
   }
 }
 
@@ -269,6 +359,14 @@ void Worklist::allocate(const WeightedGraph& graph) {
   counters_ = detail::Array<Counters>(1, Backend::cuda);
   // Enough resident blocks to keep every SM busy on big rounds; small rounds leave most idle.
   blocks_ = 4 * multiprocessors();
+  // The persistent loop needs every block resident at once (for the grid barrier): as many as
+  // the occupancy calculator fits; none where the GPU cannot launch cooperative kernels.
+  int device = 0, cooperative = 0, per_multiprocessor = 0;
+  GRB_CUDA_CHECK(cudaGetDevice(&device));
+  GRB_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+  GRB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor,
+                                                               persistent_near_far, block, 0));
+  persistent_blocks_ = cooperative ? unsigned(per_multiprocessor) * multiprocessors() : 0u;
 }
 
 void Worklist::start(Index source, double split) {
@@ -277,6 +375,8 @@ void Worklist::start(Index source, double split) {
   batch_ = 1;
   split_ = split;
   GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(Counters)));
+  GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data()->far_minimum, 0xff,
+                                 sizeof counters_.data()->far_minimum));
   start_run<<<blocks_for(graph_.vertices), block>>>(graph_.vertices, source, round_,
                                                     distance_.data(), stamp_.data(),
                                                     in_far_.data(), parent_.data(),
@@ -321,19 +421,18 @@ void Worklist::drain() {
 
 bool Worklist::advance_split(double delta) {
   if ((*host_).far_tail[far_slot_] == 0) return false;
-  GRB_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->far_minimum, 0xff, sizeof(unsigned long long)));
+  GRB_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->far_minimum[0], 0xff,
+                                 sizeof(unsigned long long)));
   const unsigned long long size = (*host_).far_tail[far_slot_];
   far_minimum<<<std::min(blocks_for(size), blocks_), block>>>(
       distance_.data(), far_[far_slot_].data(), far_slot_, split_, counters_.data());
   GRB_CUDA_CHECK(cudaGetLastError());
   read_counters();
-  const unsigned long long smallest_bits = (*host_).far_minimum;
+  const unsigned long long smallest_bits = (*host_).far_minimum[0];
   if (smallest_bits >= infinity_bits) return false;
   double smallest;
   std::memcpy(&smallest, &smallest_bits, sizeof smallest);
-  // At least one far vertex must fall below the new split, however large the distances.
-  const double next_split =
-      std::max(smallest + delta, std::nextafter(smallest, std::numeric_limits<double>::infinity()));
+  const double next_split = next_split_after(smallest, delta);
   const Queues queues{{near_[0].data(), near_[1].data(), near_[2].data()},
                       {hubs_[0].data(), hubs_[1].data(), hubs_[2].data()},
                       {far_[0].data(), far_[1].data()}};
@@ -347,6 +446,20 @@ bool Worklist::advance_split(double delta) {
   far_slot_ = 1 - far_slot_;
   split_ = next_split;
   return true;
+}
+
+std::uint64_t Worklist::settle(double delta) {
+  const Queues queues{{near_[0].data(), near_[1].data(), near_[2].data()},
+                      {hubs_[0].data(), hubs_[1].data(), hubs_[2].data()},
+                      {far_[0].data(), far_[1].data()}};
+  WeightedView graph = graph_;
+  Round round{distance_.data(), stamp_.data(), in_far_.data(), queues,
+              counters_.data(), round_, far_slot_, split_};
+  void* arguments[] = {&graph, &round, &delta};
+  GRB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_near_far),
+                                             persistent_blocks_, block, arguments, 0, nullptr));
+  read_counters();
+  return 1 + (*host_).splits;
 }
 
 void Worklist::recover_parents(Index source) {

@@ -20,7 +20,9 @@
 //
 // frontier-bellman-ford runs it with the split at +inf (every improvement relaxes next round);
 // near-far raises the split by delta each time the near side runs dry, pulling the far pile's
-// vertices below the new split into the queue. Parents are recovered after convergence.
+// vertices below the new split into the queue, deciding on the host between batches of rounds;
+// near-far-persistent runs the same rounds and splits in one cooperative launch (settle()), a
+// grid barrier between rounds. Parents are recovered after convergence.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -41,7 +43,8 @@ struct Counters {
   unsigned long long near_tail[3];
   unsigned long long hub_tail[3];
   unsigned long long far_tail[2];
-  unsigned long long far_minimum;  // bits of the smallest live far distance
+  unsigned long long far_minimum[2];  // bits of the smallest live far distance (2: settle())
+  unsigned long long splits;          // split moves made by settle()
   unsigned long long relaxations;  // edges inspected
   unsigned long long iterations;   // rounds that had work
   unsigned long long unresolved;   // parent pass: reached vertices still without a parent
@@ -77,6 +80,11 @@ class Worklist {
   /// Near-far's phase change: the split moves to the smallest live far distance + delta, and
   /// the far vertices below it are queued. False when the far pile holds no live vertex.
   bool advance_split(double delta);
+  /// drain() and advance_split(delta) until the far pile is empty, in one cooperative kernel
+  /// launch (no host round trip per round); returns the phases (buckets). Only if persistent().
+  std::uint64_t settle(double delta);
+  /// Whether settle() can run: the GPU launches cooperative kernels.
+  bool persistent() const { return persistent_blocks_ > 0; }
   /// For each reached v != source, an in-neighbour u with dist[u] + w(u, v) == dist[v].
   void recover_parents(Index source);
 
@@ -97,6 +105,7 @@ class Worklist {
   detail::Array<Counters> counters_;
   PinnedCounters host_;
   unsigned blocks_ = 0;
+  unsigned persistent_blocks_ = 0;  // settle()'s grid: every block resident at once
   unsigned round_ = 1;  // the next round's number
   unsigned far_slot_ = 0;
   unsigned batch_ = 1;
