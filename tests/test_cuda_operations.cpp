@@ -5,6 +5,7 @@
 
 #include <grb/grb.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -285,6 +286,64 @@ TEST_CASE("cuda mxv and vxm match the cpu: semirings, masks, strategies, shapes"
                      descriptor_for(kind, grb::MxvStrategy::cusparse),
                      [&](auto& w, const auto& mask, const grb::Descriptor& d, Backend b) {
                        grb::mxv(w, mask, grb::plus<double>{}, grb::plus_times<double>{}, on(a, b), on(u, b), d);
+                     });
+      }
+    }
+  }
+}
+
+TEST_CASE("cuda pull splits rows longer than a chunk over blocks, and matches the cpu") {
+  if (skip_without_cuda()) return;
+  // Rows around the split length (2048): one entry short of it, at it, one past it, two chunks
+  // and a bit, a full row of 9000; column 0 is full too (3000 entries: vxm pulls columns).
+  // The other rows hold a few random entries, so the short-row groups run beside the split.
+  std::mt19937_64 rng(7);
+  const Index nrows = 3000, ncols = 9000;
+  const std::vector<Index> long_rows = {2047, 2048, 2049, 4097, 9000};
+  std::vector<Index> rows, cols;
+  std::vector<std::int64_t> values;
+  std::uniform_int_distribution<Index> column(1, ncols - 1);
+  for (Index i = 0; i < nrows; ++i) {
+    std::vector<Index> picked{0};
+    if (i < long_rows.size()) {
+      for (Index j = 1; j < long_rows[i]; ++j) picked.push_back(j);
+    } else {
+      for (int k = 0; k < 3; ++k) picked.push_back(column(rng));
+      std::sort(picked.begin(), picked.end());
+      picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
+    }
+    for (Index j : picked) rows.push_back(i), cols.push_back(j), values.push_back(int(j % 7) - 2);
+  }
+  grb::Matrix<std::int64_t> a(nrows, ncols, Backend::cpu);
+  a.build(rows, cols, values);
+  const auto a_double = grb::Matrix<double>(grb::Csr<double>{
+      nrows, ncols, a.csr().row_offsets.clone(), a.csr().col_indices.clone(),
+      grb::detail::Array<double>::from(std::vector<double>(values.begin(), values.end()), Backend::cpu)});
+  const auto mask_rows = random_vector<bool>(nrows, 0.4, rng);
+  const auto mask_cols = random_vector<bool>(ncols, 0.4, rng);
+  for (double density : {0.3, 1.0}) {
+    INFO("input density " << density);
+    const auto u = random_vector<std::int64_t>(ncols, density, rng);
+    const auto ud = random_vector<double>(ncols, density, rng);
+    const auto x = random_vector<std::int64_t>(nrows, density, rng);
+    const grb::Vector<std::int64_t> old_rows(nrows, Backend::cpu);
+    const grb::Vector<std::int64_t> old_cols(ncols, Backend::cpu);
+    const grb::Vector<double> old_rows_double(nrows, Backend::cpu);
+    for (grb::MxvStrategy strategy : {grb::MxvStrategy::automatic, grb::MxvStrategy::pull}) {
+      for (const MaskKind& kind : mask_kinds) {
+        const auto desc = descriptor_for(kind, strategy);
+        // Integers: the split changes the order of the additions, not the sums.
+        differential(old_rows, &mask_rows, kind, desc,
+                     [&](auto& w, const auto& mask, const grb::Descriptor& d, Backend b) {
+                       grb::mxv(w, mask, grb::no_accum, grb::plus_times<std::int64_t>{}, on(a, b), on(u, b), d);
+                     });
+        differential(old_cols, &mask_cols, kind, desc,
+                     [&](auto& w, const auto& mask, const grb::Descriptor& d, Backend b) {
+                       grb::vxm(w, mask, grb::no_accum, grb::plus_times<std::int64_t>{}, on(x, b), on(a, b), d);
+                     });
+        differential(old_rows_double, &mask_rows, kind, desc,
+                     [&](auto& w, const auto& mask, const grb::Descriptor& d, Backend b) {
+                       grb::mxv(w, mask, grb::no_accum, grb::plus_times<double>{}, on(a_double, b), on(ud, b), d);
                      });
       }
     }

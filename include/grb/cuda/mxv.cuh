@@ -94,14 +94,15 @@ struct Product {
   }
 };
 
-/// __shfl_down_sync for any trivially copyable value (user types too), 4 bytes at a time.
+/// __shfl_down_sync for any trivially copyable value (user types too), 4 bytes at a time, within
+/// aligned groups of `width` lanes.
 template <class T>
-__device__ T shuffle_down(const T& value, unsigned offset) {
+__device__ T shuffle_down(const T& value, unsigned offset, int width = 32) {
   constexpr int words = (sizeof(T) + 3) / 4;
   unsigned bits[words] = {};
   memcpy(bits, &value, sizeof(T));
 #pragma unroll
-  for (int w = 0; w < words; ++w) bits[w] = __shfl_down_sync(0xffffffffu, bits[w], offset);
+  for (int w = 0; w < words; ++w) bits[w] = __shfl_down_sync(0xffffffffu, bits[w], offset, width);
   T result;
   memcpy(&result, bits, sizeof(T));
   return result;
@@ -176,15 +177,203 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
   }
 }
 
+// A full pull (a monoid without early exit: plus_times SpMV) on a matrix with long rows (power-law
+// graphs) splits the work in two, so that no row's length decides the time: rows up to
+// `split_row_length` entries take a group of `lanes` threads each (a group sized to the average
+// row, not a whole warp, so short rows do not idle 32 lanes); longer rows are cut into chunks of
+// `split_row_length` entries, a block reduces each chunk to a partial, and a thread per long row
+// combines its chunks' partials in order.
+
+/// Rows longer than this are split over blocks (a block of 256 threads, 8 entries each).
+inline constexpr Offset split_row_length = 2048;
+
+/// The partial result of one chunk of a long row.
+template <class Z>
+struct Partial {
+  Z sum;
+  bool found;
+};
+
+/// Combines (found, sum) with (other_found, other) under `add`, in that order.
+template <class Z, class Add>
+__device__ void combine(bool& found, Z& sum, bool other_found, const Z& other, const Add& add) {
+  if (!other_found) return;
+  sum = found ? static_cast<Z>(add(sum, other)) : other;
+  found = true;
+}
+
+/// Rows of at most split_row_length entries, a group of Lanes threads per row; longer rows are
+/// left to the split kernels.
+template <unsigned Lanes, class Z, class A, class U, class M, class Add, class Prod>
+__global__ void pull_group_per_row(CsrView<A> rows, const U* u_values,
+                                   const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
+                                   Prod product, Z* t_values, std::uint8_t* t_present) {
+  const unsigned lane = threadIdx.x % Lanes;
+  const std::uint64_t groups = (std::uint64_t(gridDim.x) * blockDim.x) / Lanes;
+  for (std::uint64_t position = (std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / Lanes;
+       position < rows.nrows; position += groups) {
+    const Index o = static_cast<Index>(position);
+    const Offset begin = rows.row_offsets[o], end = rows.row_offsets[o + 1];
+    if (end - begin > split_row_length) continue;  // the same on every lane of the group
+    bool found = false;
+    Z sum{};
+    if (mask.allows(o)) {
+      for (Offset e = begin + lane; e < end; e += Lanes) {
+        const Index k = rows.col_indices[e];
+        if (u_present[k])
+          combine(found, sum, true, static_cast<Z>(product(rows.values[e], u_values[k], o, k)),
+                  add);
+      }
+    }
+    for (unsigned offset = Lanes / 2; offset > 0; offset /= 2) {
+      const bool other_found = __shfl_down_sync(0xffffffffu, found, offset, Lanes);
+      const Z other = shuffle_down(sum, offset, Lanes);
+      combine(found, sum, other_found, other, add);
+    }
+    if (lane == 0) {
+      t_present[o] = found ? 1 : 0;
+      t_values[o] = found ? sum : Z{};
+    }
+  }
+}
+
+/// chunks[o] = the number of split_row_length chunks of row o when it is split, else 0.
+template <class A>
+__global__ void count_row_chunks(CsrView<A> rows, Offset* chunks) {
+  GRB_GRID_STRIDE_LOOP(o, rows.nrows) {
+    const Offset length = rows.row_offsets[o + 1] - rows.row_offsets[o];
+    chunks[o] = length > split_row_length ? (length + split_row_length - 1) / split_row_length : 0;
+  }
+}
+
+/// One block per chunk of a long row (chunk_starts: the exclusive scan of count_row_chunks, with
+/// the total at [nrows]); each writes its chunk's partial.
+template <class Z, class A, class U, class M, class Add, class Prod>
+__global__ void __launch_bounds__(256)
+    pull_long_row_chunks(CsrView<A> rows, const Offset* chunk_starts, const U* u_values,
+                         const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
+                         Prod product, Partial<Z>* partials) {
+  const Offset chunk = blockIdx.x;
+  if (chunk >= chunk_starts[rows.nrows]) return;  // the grid is sized by an upper bound
+  // The row owning the chunk: the last row whose first chunk is at or before it.
+  Index low = 0, high = rows.nrows;  // chunk_starts[low] <= chunk < chunk_starts[high]
+  while (high - low > 1) {
+    const Index middle = low + (high - low) / 2;
+    if (chunk_starts[middle] <= chunk) low = middle;
+    else high = middle;
+  }
+  const Index o = low;
+  const Offset begin = rows.row_offsets[o] + (chunk - chunk_starts[o]) * split_row_length;
+  const Offset row_end = rows.row_offsets[o + 1];
+  const Offset end = begin + split_row_length < row_end ? begin + split_row_length : row_end;
+  bool found = false;
+  Z sum{};
+  if (mask.allows(o)) {
+    for (Offset e = begin + threadIdx.x; e < end; e += blockDim.x) {
+      const Index k = rows.col_indices[e];
+      if (u_present[k])
+        combine(found, sum, true, static_cast<Z>(product(rows.values[e], u_values[k], o, k)), add);
+    }
+  }
+  for (unsigned offset = 16; offset > 0; offset /= 2) {
+    const bool other_found = __shfl_down_sync(0xffffffffu, found, offset);
+    const Z other = shuffle_down(sum, offset);
+    combine(found, sum, other_found, other, add);
+  }
+  __shared__ Z warp_sums[8];
+  __shared__ bool warp_found[8];
+  const unsigned warp = threadIdx.x / 32;
+  if (threadIdx.x % 32 == 0) {
+    warp_sums[warp] = sum;
+    warp_found[warp] = found;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (unsigned w = 1; w < blockDim.x / 32; ++w)
+      combine(found, sum, warp_found[w], warp_sums[w], add);
+    partials[chunk] = Partial<Z>{found ? sum : Z{}, found};
+  }
+}
+
+/// A thread per long row combines its chunks' partials, in chunk order.
+template <class Z, class A, class Add>
+__global__ void combine_long_rows(Index nrows, const Offset* chunk_starts,
+                                  const Partial<Z>* partials, Add add, Z* t_values,
+                                  std::uint8_t* t_present) {
+  GRB_GRID_STRIDE_LOOP(o, nrows) {
+    const Offset first = chunk_starts[o], last = chunk_starts[o + 1];
+    if (first == last) continue;
+    bool found = false;
+    Z sum{};
+    for (Offset c = first; c < last; ++c) combine(found, sum, partials[c].found, partials[c].sum, add);
+    t_present[o] = found ? 1 : 0;
+    t_values[o] = found ? sum : Z{};
+  }
+}
+
+/// Lanes per row for rows of `average` entries: the power of two nearest half the average, so
+/// that a group reads each row in about two steps (at least 2 lanes, at most a warp).
+inline unsigned group_lanes(double average) {
+  unsigned lanes = 2;
+  while (lanes < 32 && lanes * 3 < average) lanes *= 2;
+  return lanes;
+}
+
+template <class Z, class A, class U, class M, class Add, class Prod>
+void pull_split(DenseResult<Z>& t, const Csr<A>& rows, const DenseInput<U>& input,
+                const VectorMaskView<M>& mask, const Add& add, const Prod& product,
+                double average) {
+  const CsrView<A> view = view_of(rows);
+  const auto groups = [&](auto lanes_constant) {
+    constexpr unsigned lanes = decltype(lanes_constant)::value;
+    pull_group_per_row<lanes, Z><<<blocks_for(std::uint64_t(rows.nrows) * lanes), block_threads>>>(
+        view, input.values(), input.present(), mask, add, product, t.values.data(),
+        t.present.data());
+  };
+  switch (group_lanes(average)) {
+    case 2: groups(std::integral_constant<unsigned, 2>{}); break;
+    case 4: groups(std::integral_constant<unsigned, 4>{}); break;
+    case 8: groups(std::integral_constant<unsigned, 8>{}); break;
+    case 16: groups(std::integral_constant<unsigned, 16>{}); break;
+    default: groups(std::integral_constant<unsigned, 32>{}); break;
+  }
+  GRB_CUDA_CHECK_LAUNCH();
+
+  DeviceArray<Offset> chunk_starts = device_array<Offset>(std::size_t(rows.nrows) + 1);
+  count_row_chunks<<<blocks_for(rows.nrows), block_threads>>>(view, chunk_starts.data());
+  GRB_CUDA_CHECK_LAUNCH();
+  fill_zero(chunk_starts.data() + rows.nrows, 1);
+  cub_run([&](void* temporary, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(temporary, bytes, chunk_starts.data(),
+                                         chunk_starts.data(), rows.nrows + 1);
+  });
+  // Every split row has more than split_row_length entries, so it has fewer chunks than
+  // 2 * length / split_row_length: a bound on the chunks without reading the count back.
+  const Offset most_chunks = 2 * rows.nvals() / split_row_length + 1;
+  DeviceArray<Partial<Z>> partials = device_array<Partial<Z>>(most_chunks);
+  pull_long_row_chunks<Z><<<static_cast<unsigned>(most_chunks), 256>>>(
+      view, chunk_starts.data(), input.values(), input.present(), mask, add, product,
+      partials.data());
+  GRB_CUDA_CHECK_LAUNCH();
+  combine_long_rows<Z, A><<<blocks_for(rows.nrows), block_threads>>>(
+      rows.nrows, chunk_starts.data(), partials.data(), add, t.values.data(), t.present.data());
+  GRB_CUDA_CHECK_LAUNCH();
+}
+
 template <class Z, class A, class U, class M, class Add, class Prod>
 void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
-          const VectorMaskView<M>& mask, const Add& add, const Prod& product) {
+          const VectorMaskView<M>& mask, const Add& add, const Prod& product,
+          Offset longest_row) {
   if (rows.nrows == 0) return;
   const DenseInput<U> input(u);
   const double average = double(rows.nvals()) / rows.nrows;
   // A monoid that stops at its first hit (a BFS's any or lor) usually reads a few entries of a
   // row: a thread per row keeps all lanes busy, where a warp would leave most of them idle.
   constexpr bool stops_early = grb::detail::is_any_monoid<Add>() || grb::detail::has_terminal<Add>();
+  if (!stops_early && longest_row > split_row_length) {
+    pull_split(t, rows, input, mask, add, product, average);
+    return;
+  }
   if (average >= (stops_early ? warp_per_row_length_early_exit : warp_per_row_length)) {
     pull_warp_per_row<Z><<<blocks_for(std::uint64_t(rows.nrows) * 32), block_threads>>>(
         view_of(rows), input.values(), input.present(), mask, add, product, t.values.data(),
@@ -633,7 +822,10 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
     } else if (pushes) {
       push(t, push_rows, *plan, mask_view, semiring.add, product);
     } else {
-      pull(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product);
+      // The longest row decides whether long rows are split (only for monoids that read whole
+      // rows; cached in the matrix after the first call).
+      const Offset longest = early_exit ? 0 : longest_row_of(a, pull_is_csc);
+      pull(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product, longest);
     }
   }
   write_back(w, mask_view, accum, std::move(t), desc);
