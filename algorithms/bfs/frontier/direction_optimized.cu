@@ -13,10 +13,15 @@
 // State: `visited` is a bitmap of settled vertices (reached, or without in-edges: those can never
 // be reached, so pull skips them); the frontier is a bitmap (three, rotating: one read, one
 // written, one being cleared for the level after) and, for push levels, a queue of its vertices
-// with out-degree 1..chunk_edges plus a list of chunk_edges-long pieces of the larger lists, so
-// that a hub's edges spread over the whole grid instead of one warp. Discoveries append to the
-// next queue or chunk list as they happen, so no level ever converts a bitmap into a queue: a
-// push level right after a pull level reads the frontier bitmap instead of a queue.
+// with out-degree 1..chunk_edges plus a list of the vertices with longer lists, whose edges are
+// pushed chunk_edges at a time by a warp each, so that a hub spreads over the whole grid.
+// Discoveries append to the next queue or large list as they happen, so no level converts a
+// bitmap into a queue: a push level right after a pull level reads the frontier bitmap.
+//
+// Every level is latency-bound (a few dependent memory round trips per edge), so the kernels
+// keep many independent loads in flight: a lane loads `batch` edges before testing any; a warp
+// takes 32 bitmap words at a time and spreads their set bits over its lanes (a frontier or an
+// unsettled set that is sparse costs one pass over the words, not one round trip per word).
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -37,18 +42,25 @@ namespace {
 namespace cg = cooperative_groups;
 
 constexpr int block = 256;
+constexpr int warps_per_block = block / 32;
+constexpr unsigned full_warp = 0xffffffffu;  // a mask of all 32 lanes
+constexpr unsigned all_bits = 0xffffffffu;   // a bitmap word with every vertex in it
 // GAP's defaults for Beamer's constants.
-constexpr double default_alpha = 15;
-constexpr double default_beta = 18;
-// Out-lists longer than this are pushed as pieces of this many edges, one warp per piece.
-constexpr Index default_chunk_edges = 128;
+constexpr double alpha = 15;
+constexpr double beta = 18;
+// Edges a lane loads before it tests any of them.
+constexpr int batch = 4;
+// Out-lists longer than this are pushed in pieces of this many edges, a warp per piece (one
+// batch per lane).
+constexpr Index chunk_edges = 32 * batch;
 // Levels per graph launch: their stats are written to page-locked host memory, this many slots.
 constexpr std::int32_t report_capacity = 1024;
 
-/// A piece of a long out-list: edges [begin(vertex) + index * chunk_edges, + chunk_edges).
-struct Chunk {
+/// A push frontier's vertex with more than chunk_edges out-edges, and the number of the first of
+/// its chunks; the list is in the order of the atomic that appended it, so ascending in both.
+struct LargeVertex {
   Index vertex;
-  Index index;
+  Index first_chunk;
 };
 
 /// Read by every block at the start of a level; written by the last block of the level before.
@@ -58,9 +70,10 @@ struct Control {
   std::int32_t from_bitmap;  // this push level reads the frontier bitmap (it follows a pull)
   Index frontier;            // vertices on this level
   Offset unexplored;         // GAP's edges_to_check: edges minus the pushed frontiers' out-edges
-  unsigned long long queue_size[2];   // by depth parity: this level's, and the next one's tail
-  unsigned long long chunk_count[2];  // likewise for the chunk lists
-  Tally tally;          // this level: discovered, their out-edges (push), edges read
+  // By depth parity: this level's sizes, and the next level's tails.
+  unsigned long long queue_size[2];
+  unsigned long long large[2];  // (large vertices << 32) | their chunks
+  Tally tally;           // this level: discovered, their out-edges (push), edges read
   unsigned blocks_done;  // blocks of this level that have finished
 };
 
@@ -88,30 +101,70 @@ struct Search {
   const unsigned* large;        // out-degree > chunk_edges
   unsigned* frontier[3];        // level d reads [d % 3], writes [(d + 1) % 3], clears [(d + 2) % 3]
   Index* queue[2];              // level d reads [d % 2], appends to [(d + 1) % 2]
-  Chunk* chunks[2];
+  LargeVertex* large_list[2];
   Control* control;
   Report* report;
   cudaGraphConditionalHandle condition;
-  double alpha, beta;
-  Index chunk_edges;
 };
 
 __device__ inline unsigned long long global_warp() {
   return (std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
 }
-__device__ inline unsigned long long warp_count() { return std::uint64_t(gridDim.x) * blockDim.x / 32; }
-
-__device__ inline Index chunks_of(const Search& s, Offset degree) {
-  return Index((degree + s.chunk_edges - 1) / s.chunk_edges);
+__device__ inline unsigned long long warp_count() {
+  return std::uint64_t(gridDim.x) * blockDim.x / 32;
 }
 
-/// Appends v's out-list as pieces of chunk_edges edges (one atomic for all of them).
-__device__ void append_chunks(const Search& s, Chunk* chunks, unsigned long long* count, Index v,
-                              Offset degree) {
-  const Index pieces = chunks_of(s, degree);
-  const unsigned long long base = atomicAdd(count, static_cast<unsigned long long>(pieces));
-  for (Index i = 0; i < pieces; ++i) chunks[base + i] = {v, i};
+__device__ inline Index chunks_of(Offset degree) {
+  return Index((degree + chunk_edges - 1) / chunk_edges);
 }
+
+/// Appends v to a large list: one atomic adds the vertex and its chunks (fewer than 2^32 while the
+/// graph has fewer than 2^38 edges).
+__device__ void append_large(LargeVertex* list, unsigned long long* tail, Index v, Offset degree) {
+  const unsigned long long old = atomicAdd(tail, (1ull << 32) | chunks_of(degree));
+  list[old >> 32] = {v, Index(old & 0xffffffffu)};
+}
+
+/// The set bits of 32 bitmap words (lane j holds word j) numbered in order, so that a warp can
+/// deal them out to its lanes, 32 at a time. Every lane of the warp calls.
+class Window {
+ public:
+  __device__ explicit Window(unsigned word) : word_(word) {
+    const unsigned count = __popc(word);
+    unsigned inclusive = count;
+    for (unsigned distance = 1; distance < 32; distance <<= 1) {
+      const unsigned below = __shfl_up_sync(full_warp, inclusive, distance);
+      if (lane_id() >= distance) inclusive += below;
+    }
+    prefix_ = inclusive - count;
+    total_ = __shfl_sync(full_warp, inclusive, 31);
+  }
+  __device__ unsigned total() const { return total_; }
+
+  /// Bit number k (< total) as (word j, bit b). Every lane calls, each with its own k; a lane
+  /// with k >= total gets a meaningless answer.
+  __device__ void locate(unsigned k, unsigned& word, unsigned& bit) const {
+    unsigned j = 0;  // the last lane whose prefix is <= k: it holds bit k (it cannot be empty)
+    for (unsigned step = 16; step > 0; step >>= 1)
+      if (__shfl_sync(full_warp, prefix_, j + step) <= k) j += step;
+    unsigned bits = __shfl_sync(full_warp, word_, j);
+    unsigned rank = k - __shfl_sync(full_warp, prefix_, j);
+    unsigned position = 0;  // of the rank-th set bit: skip halves with too few set bits
+    for (unsigned width = 16; width > 0; width >>= 1) {
+      const unsigned low = __popc(bits & ((1u << width) - 1u));
+      if (rank >= low) {
+        rank -= low;
+        bits >>= width;
+        position += width;
+      }
+    }
+    word = j;
+    bit = position;
+  }
+
+ private:
+  unsigned word_, prefix_, total_;
+};
 
 /// Where a push level puts what it discovers.
 struct PushTargets {
@@ -119,152 +172,255 @@ struct PushTargets {
   unsigned* next_frontier;
   Index* next_queue;
   unsigned long long* queue_tail;
-  Chunk* next_chunks;
-  unsigned long long* chunk_tail;
+  LargeVertex* next_large;
+  unsigned long long* large_tail;
 };
 
-/// Push edge from -> v: the caller whose atomicOr sets v's visited bit owns v.
-__device__ void push_visit(const Search& s, const PushTargets& t, Index v, Index from,
-                           Tally& local) {
-  const unsigned bit = 1u << (v & 31u);
-  unsigned* word = &s.visited[v >> 5];
-  if (*word & bit) return;  // a plain read first: on power-law graphs most targets are settled
-  if (atomicOr(word, bit) & bit) return;
+/// v, claimed by this thread, joins the next level.
+__device__ void push_discovered(const Search& s, const PushTargets& t, Index v, Index from,
+                                Tally& local) {
   s.level[v] = t.next_level;
   s.parent[v] = from;
-  atomicOr(&t.next_frontier[v >> 5], bit);
+  atomicOr(&t.next_frontier[v >> 5], 1u << (v & 31u));
   const Offset degree = s.out.degree(v);
   ++local.discovered;
   local.discovered_edges += degree;
-  if (degree > s.chunk_edges) {
-    append_chunks(s, t.next_chunks, t.chunk_tail, v, degree);
+  if (degree > chunk_edges) {
+    append_large(t.next_large, t.large_tail, v, degree);
   } else if (degree > 0) {  // sinks have nothing to push
     // One atomic for the lanes that got here together.
     const cg::coalesced_group group = cg::coalesced_threads();
     unsigned long long base = 0;
-    if (group.thread_rank() == 0) base = atomicAdd(t.queue_tail, static_cast<unsigned long long>(group.size()));
+    if (group.thread_rank() == 0)
+      base = atomicAdd(t.queue_tail, static_cast<unsigned long long>(group.size()));
     base = group.shfl(base, 0);
     t.next_queue[base + group.thread_rank()] = v;
   }
 }
 
-/// One push level. Work units, a warp each: the chunks, then 32 frontier vertices at a time (a
-/// queue slice, or a bitmap word after a pull level; their lists are at most chunk_edges long:
-/// a warp together for 32 and more, a lane alone below).
-__device__ void push_level(const Search& s, std::int32_t depth, bool from_bitmap,
-                           unsigned long long queue_size, unsigned long long chunk_count,
-                           Tally& local) {
-  const unsigned next = (depth + 1) & 1;
-  const PushTargets t{depth + 1,        s.frontier[(depth + 1) % 3],     s.queue[next],
-                      &s.control->queue_size[next], s.chunks[next], &s.control->chunk_count[next]};
-  const Chunk* chunks = s.chunks[depth & 1];
-  const Index* queue = s.queue[depth & 1];
-  const unsigned* frontier = s.frontier[depth % 3];
-  const unsigned long long units =
-      chunk_count + (from_bitmap ? s.words : (queue_size + 31) / 32);
-  const unsigned lane = lane_id();
-  for (unsigned long long unit = global_warp(); unit < units; unit += warp_count()) {
-    if (unit < chunk_count) {
-      const Chunk chunk = chunks[unit];
-      const Offset begin = s.out.begin(chunk.vertex) + Offset(chunk.index) * s.chunk_edges;
-      const Offset end = std::min(s.out.end(chunk.vertex), begin + s.chunk_edges);
-      if (lane == 0) local.edges += end - begin;
-      for (Offset e = begin + lane; e < end; e += 32)
-        push_visit(s, t, s.out.targets[e], chunk.vertex, local);
-      continue;
+/// Pushes up to `batch` edges from -> targets[i] (where valid[i]): all visited words are read,
+/// then all claims issued, before any result is waited for. The thread whose atomicOr sets a
+/// target's visited bit owns it.
+__device__ void push_batch(const Search& s, const PushTargets& t, const Index (&targets)[batch],
+                           const bool (&valid)[batch], Index from, Tally& local) {
+  unsigned seen[batch];
+#pragma unroll
+  for (int i = 0; i < batch; ++i) seen[i] = valid[i] ? s.visited[targets[i] >> 5] : all_bits;
+  bool claimed[batch];
+#pragma unroll
+  for (int i = 0; i < batch; ++i) {
+    // A plain read first: on power-law graphs most targets are settled.
+    const unsigned bit = 1u << (targets[i] & 31u);
+    claimed[i] = !(seen[i] & bit) && !(atomicOr(&s.visited[targets[i] >> 5], bit) & bit);
+  }
+#pragma unroll
+  for (int i = 0; i < batch; ++i)
+    if (claimed[i]) push_discovered(s, t, targets[i], from, local);
+}
+
+/// Pushes edges [begin, end) of `from` with the whole warp, lane l taking begin + l + 32 i.
+/// Warp-uniform arguments.
+__device__ void push_with_warp(const Search& s, const PushTargets& t, Index from, Offset begin,
+                               Offset end, Tally& local) {
+  for (Offset base = begin; base < end; base += 32 * batch) {
+    Index targets[batch];
+    bool valid[batch];
+#pragma unroll
+    for (int i = 0; i < batch; ++i) {
+      const Offset e = base + lane_id() + 32 * i;
+      valid[i] = e < end;
+      targets[i] = valid[i] ? s.out.targets[e] : 0;
     }
-    const unsigned long long slice = unit - chunk_count;
-    Index u = 0;
-    bool mine = false;
-    if (from_bitmap) {
-      u = Index(slice * 32 + lane);
-      mine = (frontier[slice] >> lane) & 1u;
-    } else if (slice * 32 + lane < queue_size) {
-      u = queue[slice * 32 + lane];
-      mine = true;
-    }
-    Offset begin = 0, end = 0;
-    if (mine) {
-      begin = s.out.begin(u);
-      end = s.out.end(u);
-      if (end - begin > s.chunk_edges) end = begin;  // a large list: its chunks are in the list
-    }
-    local.edges += end - begin;
-    while (true) {
-      const unsigned bidders = __ballot_sync(0xffffffffu, end - begin >= 32);
-      if (bidders == 0) break;
-      const unsigned leader = __ffs(bidders) - 1;
-      const Index from = __shfl_sync(0xffffffffu, u, leader);
-      const Offset list_begin = __shfl_sync(0xffffffffu, begin, leader);
-      const Offset list_end = __shfl_sync(0xffffffffu, end, leader);
-      if (lane == leader) begin = end;
-      for (Offset e = list_begin + lane; e < list_end; e += 32)
-        push_visit(s, t, s.out.targets[e], from, local);
-    }
-    for (Offset e = begin; e < end; ++e) push_visit(s, t, s.out.targets[e], u, local);
+    push_batch(s, t, targets, valid, from, local);
   }
 }
 
-/// One pull level: a warp per visited-bitmap word; each unsettled vertex walks its in-edges
-/// until one comes from the frontier (a lane alone for short lists, the warp 32 edges at a time
-/// for long ones). A warp owns its word, so it updates visited and writes the next frontier's word
-/// with plain stores.
-__device__ void pull_level(const Search& s, std::int32_t depth, Tally& local) {
+/// Each lane pushes the list of its own vertex u (mine), at most chunk_edges long: lists of 32
+/// and more with the whole warp, one after another, the rest by their lane, a batch at a time.
+__device__ void push_lists(const Search& s, const PushTargets& t, Index u, bool mine,
+                           Tally& local) {
+  Offset begin = 0, end = 0;
+  if (mine) {
+    begin = s.out.begin(u);
+    end = s.out.end(u);
+    if (end - begin > chunk_edges) end = begin;  // a large list: pushed from the large list
+  }
+  local.edges += end - begin;
+  const unsigned lane = lane_id();
+  while (true) {
+    const unsigned bidders = __ballot_sync(full_warp, end - begin >= 32);
+    if (bidders == 0) break;
+    const unsigned leader = __ffs(bidders) - 1;
+    const Index from = __shfl_sync(full_warp, u, leader);
+    const Offset list_begin = __shfl_sync(full_warp, begin, leader);
+    const Offset list_end = __shfl_sync(full_warp, end, leader);
+    if (lane == leader) begin = end;
+    push_with_warp(s, t, from, list_begin, list_end, local);
+  }
+  for (Offset first = begin; first < end; first += batch) {
+    Index targets[batch];
+    bool valid[batch];
+#pragma unroll
+    for (int i = 0; i < batch; ++i) {
+      valid[i] = first + i < end;
+      targets[i] = valid[i] ? s.out.targets[first + i] : 0;
+    }
+    push_batch(s, t, targets, valid, u, local);
+  }
+}
+
+/// One push level. Work units, a warp each: the chunks of the large list; then the other
+/// frontier vertices, 32 queue entries or (after a pull level) 32 bitmap words at a time.
+__device__ void push_level(const Search& s, std::int32_t depth, bool from_bitmap,
+                           unsigned long long queue_size, unsigned long long large,
+                           Tally& local) {
+  const unsigned next = (depth + 1) & 1;
+  const PushTargets t{depth + 1,
+                      s.frontier[(depth + 1) % 3],
+                      s.queue[next],
+                      &s.control->queue_size[next],
+                      s.large_list[next],
+                      &s.control->large[next]};
+  const LargeVertex* large_list = s.large_list[depth & 1];
+  const Index large_vertices = Index(large >> 32);
+  const unsigned long long chunks = large & 0xffffffffu;
+  const Index* queue = s.queue[depth & 1];
+  const unsigned* frontier = s.frontier[depth % 3];
+  const unsigned long long units =
+      chunks + (from_bitmap ? (s.words + 31) / 32 : (queue_size + 31) / 32);
+  const unsigned lane = lane_id();
+  for (unsigned long long unit = global_warp(); unit < units; unit += warp_count()) {
+    if (unit < chunks) {
+      // The large vertex holding chunk `unit`: the last whose first chunk is <= unit.
+      Index low = 0, high = large_vertices;
+      while (high - low > 1) {
+        const Index middle = low + (high - low) / 2;
+        if (large_list[middle].first_chunk <= unit) low = middle;
+        else high = middle;
+      }
+      const LargeVertex owner = large_list[low];
+      const Offset begin =
+          s.out.begin(owner.vertex) + Offset(unit - owner.first_chunk) * chunk_edges;
+      const Offset end = std::min(s.out.end(owner.vertex), begin + chunk_edges);
+      if (lane == 0) local.edges += end - begin;
+      push_with_warp(s, t, owner.vertex, begin, end, local);
+    } else if (from_bitmap) {
+      const unsigned long long first_word = (unit - chunks) * 32;
+      const unsigned long long my_word = first_word + lane;
+      const Window window(my_word < s.words ? frontier[my_word] : 0u);
+      for (unsigned k = 0; k < window.total(); k += 32) {
+        unsigned word = 0, bit = 0;
+        window.locate(k + lane, word, bit);
+        push_lists(s, t, Index((first_word + word) * 32 + bit), k + lane < window.total(), local);
+      }
+    } else {
+      const unsigned long long slot = (unit - chunks) * 32 + lane;
+      const bool mine = slot < queue_size;
+      push_lists(s, t, mine ? queue[slot] : 0, mine, local);
+    }
+  }
+}
+
+/// Walks in-edges [begin, stop) of this lane's vertex, a batch at a time, until one comes from the
+/// frontier (then true, and `parent` is it); `begin` is left past the edges walked.
+__device__ bool walk_alone(const Search& s, const unsigned* frontier, Offset& begin, Offset stop,
+                           Index& parent, Tally& local) {
+  while (begin < stop) {
+    Index sources[batch];
+    bool hit[batch];
+#pragma unroll
+    for (int i = 0; i < batch; ++i) sources[i] = begin + i < stop ? s.in.targets[begin + i] : 0;
+#pragma unroll
+    for (int i = 0; i < batch; ++i) hit[i] = begin + i < stop && bitmap_test(frontier, sources[i]);
+    const Offset walked = std::min(Offset(batch), stop - begin);
+    local.edges += walked;
+    begin += walked;
+#pragma unroll
+    for (int i = 0; i < batch; ++i)
+      if (hit[i]) {
+        parent = sources[i];
+        return true;
+      }
+  }
+  return false;
+}
+
+/// Whether this lane's vertex (in-edges [begin, end); begin == end for a lane without one) has an
+/// in-neighbour in `frontier`, and which. Most vertices that have one find it among their first
+/// edges, so every lane first walks two batches alone; what is left of lists longer than 32 is
+/// then walked by the whole warp, one list at a time, 32 edges a step; the rest again alone.
+/// Every lane of the warp calls.
+__device__ bool find_parent(const Search& s, const unsigned* frontier, Offset begin, Offset end,
+                            Index& parent, Tally& local) {
+  bool found = walk_alone(s, frontier, begin, std::min(end, begin + 2 * batch), parent, local);
+  if (found) begin = end;
+  const unsigned lane = lane_id();
+  while (true) {
+    const unsigned bidders = __ballot_sync(full_warp, end - begin > 32);
+    if (bidders == 0) break;
+    const unsigned leader = __ffs(bidders) - 1;
+    const Offset list_begin = __shfl_sync(full_warp, begin, leader);
+    const Offset list_end = __shfl_sync(full_warp, end, leader);
+    if (lane == leader) begin = end;
+    for (Offset e = list_begin; e < list_end; e += 32) {
+      const bool inside = e + lane < list_end;
+      const Index u = inside ? s.in.targets[e + lane] : 0;
+      const unsigned hits = __ballot_sync(full_warp, inside && bitmap_test(frontier, u));
+      if (lane == leader) local.edges += std::min(Offset(32), list_end - e);
+      if (hits != 0) {
+        const Index first = __shfl_sync(full_warp, u, __ffs(hits) - 1);
+        if (lane == leader) found = true, parent = first;
+        break;
+      }
+    }
+  }
+  return found || walk_alone(s, frontier, begin, end, parent, local);
+}
+
+/// One pull level: a warp takes 32 visited words at a time and deals their unsettled vertices
+/// out to its lanes; each looks for a frontier in-neighbour. The warp owns its 32 words: it
+/// gathers what it found per word in shared memory (`found_words`, 32 per warp) and writes the
+/// visited and next-frontier words with plain stores.
+__device__ void pull_level(const Search& s, std::int32_t depth, unsigned* found_words,
+                           Tally& local) {
   const unsigned* frontier = s.frontier[depth % 3];
   unsigned* next_frontier = s.frontier[(depth + 1) % 3];
   const unsigned next = (depth + 1) & 1;
   const unsigned lane = lane_id();
-  for (unsigned long long word = global_warp(); word < s.words; word += warp_count()) {
-    const unsigned settled = s.visited[word];
-    if (settled == 0xffffffffu) continue;
-    const Index v = Index(word * 32 + lane);
-    Offset begin = 0, end = 0;
-    if (!((settled >> lane) & 1u)) {
-      begin = s.in.begin(v);
-      end = s.in.end(v);
-    }
-    bool found = false;
-    Index from = 0;
-    while (true) {
-      const unsigned bidders = __ballot_sync(0xffffffffu, end - begin > 32);
-      if (bidders == 0) break;
-      const unsigned leader = __ffs(bidders) - 1;
-      const Offset list_begin = __shfl_sync(0xffffffffu, begin, leader);
-      const Offset list_end = __shfl_sync(0xffffffffu, end, leader);
-      if (lane == leader) begin = end;
-      for (Offset e = list_begin; e < list_end; e += 32) {
-        const bool inside = e + lane < list_end;
-        const Index w = inside ? s.in.targets[e + lane] : 0;
-        const unsigned hits = __ballot_sync(0xffffffffu, inside && bitmap_test(frontier, w));
-        if (lane == leader) local.edges += std::min(Offset(32), list_end - e);
-        if (hits != 0) {
-          const Index parent = __shfl_sync(0xffffffffu, w, __ffs(hits) - 1);
-          if (lane == leader) found = true, from = parent;
-          break;
-        }
+  for (unsigned long long first_word = global_warp() * 32; first_word < s.words;
+       first_word += warp_count() * 32) {
+    const unsigned long long my_word = first_word + lane;
+    const unsigned settled = my_word < s.words ? s.visited[my_word] : all_bits;
+    const Window window(~settled);
+    if (window.total() == 0) continue;
+    found_words[lane] = 0;
+    __syncwarp();
+    for (unsigned k = 0; k < window.total(); k += 32) {
+      unsigned word = 0, bit = 0;
+      window.locate(k + lane, word, bit);
+      const Index v = Index((first_word + word) * 32 + bit);
+      Offset begin = 0, end = 0;
+      if (k + lane < window.total()) {
+        begin = s.in.begin(v);
+        end = s.in.end(v);
+      }
+      Index parent = 0;
+      if (find_parent(s, frontier, begin, end, parent, local)) {
+        s.level[v] = depth + 1;
+        s.parent[v] = parent;
+        ++local.discovered;
+        atomicOr(&found_words[word], 1u << bit);
+        if (bitmap_test(s.large, v))
+          append_large(s.large_list[next], &s.control->large[next], v, s.out.degree(v));
       }
     }
-    for (Offset e = begin; e < end; ++e) {
-      ++local.edges;
-      const Index w = s.in.targets[e];
-      if (bitmap_test(frontier, w)) {
-        found = true;
-        from = w;
-        break;
-      }
+    __syncwarp();
+    const unsigned found = found_words[lane];
+    if (found != 0) {
+      s.visited[my_word] = settled | found;
+      next_frontier[my_word] = found;
     }
-    const unsigned discovered = __ballot_sync(0xffffffffu, found);
-    if (found) {
-      s.level[v] = depth + 1;
-      s.parent[v] = from;
-      ++local.discovered;
-      if (bitmap_test(s.large, v))
-        append_chunks(s, s.chunks[next], &s.control->chunk_count[next], v, s.out.degree(v));
-    }
-    if (lane == 0 && discovered != 0) {
-      s.visited[word] = settled | discovered;
-      next_frontier[word] = discovered;
-    }
+    __syncwarp();  // found_words is cleared for the next 32 words
   }
 }
 
@@ -279,11 +435,11 @@ __device__ void decide_next_level(const Search& s, bool in_graph) {
   const std::int32_t depth = c.depth;
   s.report->level[depth % report_capacity] = {c.frontier, c.pulling, Offset(tally.edges)};
   if (c.pulling) {
-    if (discovered < c.frontier && double(discovered) < double(s.out.vertices) / s.beta) {
+    if (discovered < c.frontier && double(discovered) < double(s.out.vertices) / beta) {
       c.pulling = 0;
       c.from_bitmap = 1;
     }
-  } else if (double(discovered_edges) > double(c.unexplored) / s.alpha) {
+  } else if (double(discovered_edges) > double(c.unexplored) / alpha) {
     c.pulling = 1;
   } else {
     c.unexplored -= discovered_edges;
@@ -294,7 +450,7 @@ __device__ void decide_next_level(const Search& s, bool in_graph) {
   c.tally = Tally{};
   c.blocks_done = 0;
   c.queue_size[depth & 1] = 0;  // level depth + 2 appends there
-  c.chunk_count[depth & 1] = 0;
+  c.large[depth & 1] = 0;
   s.report->levels = depth + 1;
   s.report->finished = discovered == 0;
   if (in_graph)
@@ -302,15 +458,14 @@ __device__ void decide_next_level(const Search& s, bool in_graph) {
                             discovered > 0 && (depth + 1) % report_capacity != 0 ? 1u : 0u);
 }
 
-// 64 registers: four blocks per multiprocessor (more blocks and fewer registers spill, measured
-// slower on kron22).
-__global__ void __launch_bounds__(block, 4) bfs_level(Search s, bool in_graph) {
+__global__ void __launch_bounds__(block) bfs_level(Search s, bool in_graph) {
+  __shared__ unsigned found_words[warps_per_block][32];
   const Control& c = *s.control;
   const std::int32_t depth = c.depth;
   const bool pulling = c.pulling;
   const bool from_bitmap = c.from_bitmap;
   const unsigned long long queue_size = c.queue_size[depth & 1];
-  const unsigned long long chunk_count = c.chunk_count[depth & 1];
+  const unsigned long long large = c.large[depth & 1];
 
   // The bitmap two levels ahead held the frontier of the level before this one: nobody reads it.
   unsigned* stale = s.frontier[(depth + 2) % 3];
@@ -319,8 +474,8 @@ __global__ void __launch_bounds__(block, 4) bfs_level(Search s, bool in_graph) {
     stale[w] = 0;
 
   Tally local;
-  if (pulling) pull_level(s, depth, local);
-  else push_level(s, depth, from_bitmap, queue_size, chunk_count, local);
+  if (pulling) pull_level(s, depth, found_words[threadIdx.x / 32], local);
+  else push_level(s, depth, from_bitmap, queue_size, large, local);
 
   add_block_tally<block>(&s.control->tally, local);
   __shared__ bool last;
@@ -336,7 +491,7 @@ __global__ void __launch_bounds__(block, 4) bfs_level(Search s, bool in_graph) {
 }
 
 /// Level 0: levels and parents cleared, visited = the vertices without in-edges plus the source,
-/// the source alone in frontier 0 (and in queue 0 or chunk list 0), and the first direction.
+/// the source alone in frontier 0 (and in queue 0 or large list 0), and the first direction.
 __global__ void __launch_bounds__(block) begin_search(Search s, Index source) {
   const unsigned long long stride = std::uint64_t(gridDim.x) * block;
   const unsigned long long first = std::uint64_t(blockIdx.x) * block + threadIdx.x;
@@ -358,11 +513,11 @@ __global__ void __launch_bounds__(block) begin_search(Search s, Index source) {
     c.frontier = 1;
     c.unexplored = s.out.edges;
     const Offset degree = s.out.degree(source);
-    if (double(degree) > double(c.unexplored) / s.alpha) c.pulling = 1;
+    if (double(degree) > double(c.unexplored) / alpha) c.pulling = 1;
     else c.unexplored -= degree;
-    if (degree > s.chunk_edges) {
-      c.chunk_count[0] = chunks_of(s, degree);
-      for (Index i = 0; i < c.chunk_count[0]; ++i) s.chunks[0][i] = {source, i};
+    if (degree > chunk_edges) {
+      s.large_list[0][0] = {source, 0};
+      c.large[0] = (1ull << 32) | chunks_of(degree);
     } else if (degree > 0) {
       s.queue[0][0] = source;
       c.queue_size[0] = 1;
@@ -372,8 +527,8 @@ __global__ void __launch_bounds__(block) begin_search(Search s, Index source) {
 }
 
 __global__ void __launch_bounds__(block)
-    degree_masks(GraphView out, GraphView in, Index words, Index chunk_edges,
-                 unsigned* no_in_edges, unsigned* large) {
+    degree_masks(GraphView out, GraphView in, Index words, unsigned* no_in_edges,
+                 unsigned* large) {
   const Index w = blockIdx.x * block + threadIdx.x;
   if (w >= words) return;
   unsigned none = 0, big = 0;
@@ -465,10 +620,6 @@ class DirectionOptimized final : public Engine {
  public:
   void prepare(const Matrix<bool>& graph) override {
     graph_.upload(graph, DeviceGraph::Edges::out_and_in, "direction-optimized");
-    search_ = Search{};
-    search_.alpha = default_alpha;
-    search_.beta = default_beta;
-    search_.chunk_edges = default_chunk_edges;
     const Index n = graph_.vertices();
     const Index words = Index(bitmap_words(n));
     const auto bitmap = [&] { return detail::Array<unsigned>(std::max<Index>(words, 1), Backend::cuda); };
@@ -479,11 +630,12 @@ class DirectionOptimized final : public Engine {
     large_ = bitmap();
     for (auto& f : frontier_) f = bitmap();
     for (auto& q : queue_) q = detail::Array<Index>(std::max<Index>(n, 1), Backend::cuda);
-    // Each large list is at most degree / chunk_edges + 1 chunks, and has degree > chunk_edges.
-    for (auto& c : chunks_)
-      c = detail::Array<Chunk>(2 * graph_.edges() / search_.chunk_edges + 1, Backend::cuda);
+    // A large vertex has more than chunk_edges out-edges.
+    const Offset large_capacity = std::min<Offset>(n, graph_.edges() / (chunk_edges + 1)) + 1;
+    for (auto& list : large_list_) list = detail::Array<LargeVertex>(large_capacity, Backend::cuda);
     control_ = detail::Array<Control>(1, Backend::cuda);
 
+    search_ = Search{};
     search_.out = graph_.out();
     search_.in = graph_.in();
     search_.words = words;
@@ -494,14 +646,13 @@ class DirectionOptimized final : public Engine {
     search_.large = large_.data();
     for (int i = 0; i < 3; ++i) search_.frontier[i] = frontier_[i].data();
     for (int i = 0; i < 2; ++i) search_.queue[i] = queue_[i].data();
-    for (int i = 0; i < 2; ++i) search_.chunks[i] = chunks_[i].data();
+    for (int i = 0; i < 2; ++i) search_.large_list[i] = large_list_[i].data();
     search_.control = control_.data();
     search_.report = report_.device();
 
     if (words > 0) {
       degree_masks<<<blocks_for(words, block), block>>>(graph_.out(), graph_.in(), words,
-                                                        search_.chunk_edges, no_in_edges_.data(),
-                                                        large_.data());
+                                                        no_in_edges_.data(), large_.data());
       check_launch("degree_masks");
     }
     // One resident wave: every level kernel loops over its work (it does not know the frontier's
@@ -512,7 +663,7 @@ class DirectionOptimized final : public Engine {
                "cudaDeviceGetAttribute");
     check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_processor, bfs_level, block, 0),
                "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    const std::uint64_t work = std::max<std::uint64_t>(words, chunks_[0].size());
+    const std::uint64_t work = std::max<std::uint64_t>(words, graph_.edges() / chunk_edges + 1);
     grid_ = std::max(1u, std::min(unsigned(processors * std::max(per_processor, 1)),
                                   blocks_for(work * 32, block)));
     start_grid_ = std::max(1u, std::min(unsigned(processors * 8), blocks_for(n, block)));
@@ -569,7 +720,8 @@ class DirectionOptimized final : public Engine {
   std::size_t device_bytes() const override {
     std::size_t bytes = graph_.bytes() + level_.size() * sizeof(std::int32_t) +
                         (parent_.size() + queue_[0].size() + queue_[1].size()) * sizeof(Index) +
-                        (chunks_[0].size() + chunks_[1].size()) * sizeof(Chunk) + sizeof(Control);
+                        (large_list_[0].size() + large_list_[1].size()) * sizeof(LargeVertex) +
+                        sizeof(Control);
     for (const auto* bits : {&visited_, &no_in_edges_, &large_, &frontier_[0], &frontier_[1],
                              &frontier_[2]})
       bytes += bits->size() * sizeof(unsigned);
@@ -587,7 +739,7 @@ class DirectionOptimized final : public Engine {
   detail::Array<Index> parent_;
   detail::Array<unsigned> visited_, no_in_edges_, large_, frontier_[3];
   detail::Array<Index> queue_[2];
-  detail::Array<Chunk> chunks_[2];
+  detail::Array<LargeVertex> large_list_[2];
   detail::Array<Control> control_;
   MappedReport report_;
   Search search_;
