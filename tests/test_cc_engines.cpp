@@ -169,6 +169,35 @@ TEST_CASE("hand-made graphs: star, path, tiny components, isolated vertices, dir
     graphs.push_back({"tiny components", from_edges(7 * pieces, edges, true)});
     graphs.push_back({"tiny components (directed)", from_edges(7 * pieces, edges, false)});
   }
+  {
+    // hook-jump's sampled giant tree (hub 3) meets vertex 0's piece only through the edge
+    // (10, 20), which neither end samples (10's first two neighbours are 0 and 1, 20's are 3 and
+    // 4): linking the remaining neighbours hooks the giant root under 0, and the giant's
+    // vertices, skipped by that pass, get their label from the last flatten.
+    const Index leaves = 1000;
+    std::vector<std::pair<Index, Index>> edges{{0, 1}, {0, 10}, {1, 10}, {10, 20},
+                                               {3, 4},  {3, 20}, {4, 20}};
+    for (Index v = 0; v < leaves; ++v) edges.push_back({3, 21 + v});
+    graphs.push_back({"giant tree joined late to vertex 0", from_edges(21 + leaves, edges, true)});
+  }
+  {
+    // The largest component is not the one the samples find: triangles (2k, 2k + 1, e_k) with
+    // e_k = 2 * triangles + k, chained e_k - e_{k+1}. Every vertex's first two neighbours lie in
+    // its own triangle, so sampling leaves triangles, and a smaller star (hub 3 * triangles)
+    // is the largest tree; every triangle vertex then links its remaining neighbours.
+    const Index triangles = 200, star = 300;
+    std::vector<std::pair<Index, Index>> edges;
+    for (Index k = 0; k < triangles; ++k) {
+      const Index e = 2 * triangles + k;
+      edges.push_back({2 * k, 2 * k + 1});
+      edges.push_back({2 * k, e});
+      edges.push_back({2 * k + 1, e});
+      if (k + 1 < triangles) edges.push_back({e, e + 1});
+    }
+    for (Index v = 1; v <= star; ++v) edges.push_back({3 * triangles, 3 * triangles + v});
+    graphs.push_back({"largest component fragmented by sampling",
+                      from_edges(3 * triangles + star + 1, edges, true)});
+  }
   // Weakly connected only: 3 -> 1 <- 0, 2 -> 3; 4 <- 5; 6 alone; self loop on 7.
   graphs.push_back({"small directed",
                     from_edges(8, {{3, 1}, {0, 1}, {2, 3}, {5, 4}, {7, 7}}, false)});
