@@ -124,10 +124,18 @@ __device__ void relax_queue(const WeightedView& graph, const Round& round,
     }
   }
 
-  // The queue, 32 vertices per warp at a time (the loop is warp-uniform, for the ballots).
+  // The queue, 32 / group vertices per warp at a time (the loop is warp-uniform, for the
+  // ballots). A short list is relaxed by `group` lanes, one edge each per step: on roads and
+  // grids (a few thousand vertices of degree 2-4 per round, and ~10^5 threads) a round then waits
+  // for one chain of relaxation atomics instead of one per edge. At most 4 lanes (the grids'
+  // degree, most road junctions'): groups spread over more warps append to the same queue tail
+  // with one atomic per warp each, so wider groups would add same-address atomics for nothing.
+  const unsigned group = size * 4 <= threads ? 4u : size * 2 <= threads ? 2u : 1u;
+  const unsigned rank = lane & (group - 1);
   const Index* items = slot(round.queues.near, k % 3);
-  for (unsigned long long base = (thread / 32) * 32; base < size; base += threads) {
-    const unsigned long long i = base + lane;
+  for (unsigned long long base = (thread / 32) * (32 / group); base < size;
+       base += threads / group) {
+    const unsigned long long i = base + lane / group;
     Index u = 0;
     Offset begin = 0, end = 0;
     if (i < size) {
@@ -136,10 +144,11 @@ __device__ void relax_queue(const WeightedView& graph, const Round& round,
       end = graph.end(u);
     }
     const Offset degree = end - begin;
-    if (degree >= hub_degree) {
+    if (rank == 0 && degree >= hub_degree) {
       slot(round.queues.hubs, k % 3)[queue_slot(&counters->hub_tail[k % 3])] = u;
     }
-    unsigned medium = __ballot_sync(0xffffffffu, degree >= warp_degree && degree < hub_degree);
+    unsigned medium =
+        __ballot_sync(0xffffffffu, rank == 0 && degree >= warp_degree && degree < hub_degree);
     while (medium != 0) {
       const unsigned leader = __ffs(medium) - 1;
       medium &= medium - 1;
@@ -152,10 +161,12 @@ __device__ void relax_queue(const WeightedView& graph, const Round& round,
         ++inspected;
       }
     }
-    if (degree > 0 && degree < warp_degree) {
+    if (degree > rank && degree < warp_degree) {
       const double from = distance_of(round.distance[u]);
-      for (Offset e = begin; e < end; ++e) round.relax(from, graph.targets[e], graph.lengths[e]);
-      inspected += degree;
+      for (Offset e = begin + rank; e < end; e += group) {
+        round.relax(from, graph.targets[e], graph.lengths[e]);
+        ++inspected;
+      }
     }
   }
   const unsigned warp_inspected = __reduce_add_sync(0xffffffffu, static_cast<unsigned>(inspected));

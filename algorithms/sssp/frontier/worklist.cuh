@@ -14,7 +14,8 @@
 // - round k reads near queue k % 3 and appends to (k + 1) % 3, and clears the tail of
 //   (k + 2) % 3, which round k - 1 read and round k + 1 will fill: three queues let one kernel per
 //   round do its own bookkeeping;
-// - work per vertex by degree: a thread for short lists, a warp for lists of 32 or more, the
+// - work per vertex by degree: 1, 2 or 4 lanes for short lists (4 when the round has 4 threads
+//   per vertex to spare, as on roads and grids), a warp for lists of 32 or more, the
 //   whole grid for hubs (4096 or more), which round k collects and round k + 1 relaxes (a hub's
 //   distance is read when relaxed, so the delay loses nothing).
 //
