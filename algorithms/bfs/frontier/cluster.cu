@@ -1,21 +1,18 @@
-// cluster: many levels inside one Hopper thread-block cluster (up to 16 blocks of 512 threads,
+// cluster: many levels inside one Hopper thread-block cluster (up to 16 blocks of 1024 threads,
 // one per SM), the frontier kept in the blocks' shared memory, a hardware cluster barrier
 // between levels. On high-diameter graphs (meshes, roads: thousands of levels of a few thousand
-// vertices) a level's cost is latency: `persistent`'s grid barrier over every resident block,
-// its global queue and tail atomics cost ~4.7 us per level on the H100. Here a level is one
-// cluster barrier plus a short chain of dependent memory accesses, shortened by reading ahead:
-// a queue record carries its vertex's edge range and first targets, and a level reads the edge
-// range and first targets of every target it tries to claim at the same time as the claim's
-// atomicCAS, so the next level starts with its targets in shared memory. The chain per level is
-// offsets -> targets (the atomic overlaps both) instead of targets -> atomic -> offsets.
-//
-// Each block appends its discoveries to its own shared-memory queue (one shared atomic per warp)
-// and, after a block barrier, its first threads publish the block's counts into every block's
-// shared memory; after the cluster barrier every block knows every queue's size without another read.
-// A level runs a thread per frontier vertex (its own block's queue while no queue holds more
-// vertices than a block has threads, else spread over the cluster, reading records through
-// distributed shared memory), each thread taking its edges four at a time so that their loads
-// and atomics are in flight together.
+// vertices) a level's cost is latency: `persistent`'s grid barrier over every resident block and
+// its global queue tail cost ~3.5-5 us per level on the H100; here a level is one cluster
+// barrier plus a short chain of dependent accesses:
+//   frontier record (shared memory, or a neighbour block's through distributed shared memory)
+//   -> its out-edges' targets -> atomicCAS on each target's level -> the winner's offsets.
+// A queue record carries its vertex's edge range, read when the vertex was discovered, so a
+// level does not start by reading offsets. Each block appends its discoveries to its own
+// shared-memory queue (one shared atomic per warp) and, after a block barrier, pushes its
+// counts into every block's shared memory; after the cluster barrier every block knows every
+// queue's size without another read. A level runs a thread per frontier vertex, each thread
+// walking its (at most largest_degree) edges four at a time so that their loads and atomics
+// are in flight together.
 //
 // The fast path holds at most blocks x capacity vertices of degree <= largest_degree. The kernel
 // stops and leaves the next frontier in the global queue when a block's queue overflows (the
@@ -23,10 +20,6 @@
 // after levels_per_launch levels; the host then runs a grid-wide bucketed level (hubs,
 // oversized frontiers) or launches the cluster again. It refuses (runs no level) a starting
 // frontier that holds a vertex of larger degree.
-//
-// Measured on the H100 it is slower than `persistent` on grids (grid2000: 16-20 ms against
-// 13.4 ms, 6-7 us per level against 4.7): 16 SMs' worth of memory accesses in flight and a
-// cluster barrier did not beat a grid barrier over every SM; `auto` keeps `persistent`.
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -41,28 +34,23 @@ namespace {
 
 namespace cg = cooperative_groups;
 
-// 512 threads a block, not 1024: grid2000 took 15.8 ms against 19.3 ms on the H100 (4 roots);
-// ptxas gives a 1024-thread block 64 registers a thread and this kernel 88 at 512.
-constexpr unsigned block = 512;
+constexpr unsigned block = 1024;
 constexpr unsigned largest_cluster = 16;  // Hopper's non-portable limit (8 is portable)
-// Records per block and per queue: 2 x 2048 x 32 bytes = 128 KiB of the H100's 227 KiB.
-constexpr unsigned largest_capacity = 2048;
+// Records per block and per queue: 2 x 4096 x 16 bytes = 128 KiB of the H100's 227 KiB.
+constexpr unsigned largest_capacity = 4096;
 // Shared memory besides the queues (shares, tallies), with room to spare.
 constexpr int reserved_shared = 8 * 1024;
 // A frontier vertex is one thread's work, so its degree bounds the level's critical path;
 // larger degrees go to the grid-wide bucketed level (a warp or a block per hub).
 constexpr Offset largest_degree = 32;
-// Edges a thread claims at once, and targets a record reads ahead (a mesh vertex has four).
 constexpr unsigned edges_per_step = 4;
 constexpr unsigned levels_per_launch = 8192;
 
-/// A frontier vertex: its out-edges are targets[begin .. begin + degree), the first
-/// edges_per_step of them read ahead into `target` when the vertex was discovered.
+/// A frontier vertex with its out-edges, targets[begin .. begin + degree).
 struct alignas(16) Record {
+  Offset begin;
   Index vertex;
   Index degree;
-  Offset begin;
-  Index target[edges_per_step];
 };
 
 /// One block's appends during a level: vertices discovered (those past the queue's capacity
@@ -98,90 +86,54 @@ struct Buffers {
   Report* report;
 };
 
-/// A discovered vertex's record: its edge range, and its first targets read ahead.
-struct Lookahead {
-  Offset begin[edges_per_step];
-  Index degree[edges_per_step];
-  Index target[edges_per_step][edges_per_step];
-};
-
-/// Reads the edge ranges of `vertex[k]` (k < count) and their first targets. Issued for every
-/// candidate before its claim is known, so that the next level's first reads overlap this
-/// level's atomics: a level's critical path is then offsets -> targets, not
-/// targets -> atomic -> offsets.
-__device__ __forceinline__ void look_ahead(const GraphView& out, const Index (&vertex)[edges_per_step],
-                                           unsigned count, Lookahead& ahead) {
-#pragma unroll
-  for (unsigned k = 0; k < edges_per_step; ++k) {
-    ahead.begin[k] = 0;
-    ahead.degree[k] = 0;
-    if (k < count) {
-      ahead.begin[k] = __ldg(out.offsets + vertex[k]);
-      // A simple graph's degree is below 2^32 (Index-sized vertex ids).
-      ahead.degree[k] = static_cast<Index>(__ldg(out.offsets + vertex[k] + 1) - ahead.begin[k]);
-    }
-  }
-#pragma unroll
-  for (unsigned k = 0; k < edges_per_step; ++k)
-#pragma unroll
-    for (unsigned j = 0; j < edges_per_step; ++j)
-      ahead.target[k][j] = j < ahead.degree[k] ? __ldg(out.targets + ahead.begin[k] + j) : 0;
+__device__ unsigned long long warp_sum(unsigned long long value) {
+  for (int offset = 16; offset > 0; offset /= 2)
+    value += __shfl_xor_sync(0xffffffffu, value, offset);
+  return value;
 }
 
-/// Appends the lane's discoveries (vertex[k] for the set bits k of `won`, with their records)
+/// Appends the lane's discoveries (vertex[k], begin[k], degree[k] for the set bits k of `won`)
 /// to the block's queue, with one shared atomic per warp; past `capacity` they go to the
 /// global queue. Every lane calls it.
-__device__ __forceinline__ void append(unsigned won, const Index (&vertex)[edges_per_step],
-                                       const Lookahead& ahead, Record* queue, unsigned capacity,
-                                       Share& tally, Index* overflow,
-                                       unsigned long long* overflow_tail) {
-  static_assert(edges_per_step <= 7, "a lane's count must fit three ballots");
+__device__ void append(unsigned won, const Index (&vertex)[edges_per_step],
+                       const Offset (&begin)[edges_per_step],
+                       const Offset (&degree)[edges_per_step], Record* queue, unsigned capacity,
+                       Share& tally, Index* overflow, unsigned long long* overflow_tail) {
   const unsigned found = __popc(won);
-  const unsigned below = (1u << lane_id()) - 1u;
-  unsigned total = 0, offset = 0;
-#pragma unroll
-  for (unsigned bit = 0; bit < 3; ++bit) {  // a warp scan of `found`, one ballot per bit
-    const unsigned lanes = __ballot_sync(0xffffffffu, (found >> bit) & 1u);
-    total += __popc(lanes) << bit;
-    offset += __popc(lanes & below) << bit;
+  unsigned inclusive = found;
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const unsigned below = __shfl_up_sync(0xffffffffu, inclusive, offset);
+    if (lane_id() >= unsigned(offset)) inclusive += below;
   }
+  const unsigned total = __shfl_sync(0xffffffffu, inclusive, 31);
   if (total == 0) return;
   unsigned base = 0;
-  if (lane_id() == 0) base = atomicAdd(&tally.count, total);
-  unsigned slot = __shfl_sync(0xffffffffu, base, 0) + offset;
-  // The degree sum in two 16-bit halves, each summed exactly by one warp reduction.
-  unsigned low = 0, high = 0;
+  if (lane_id() == 31) base = atomicAdd(&tally.count, total);
+  unsigned slot = __shfl_sync(0xffffffffu, base, 31) + inclusive - found;
+  unsigned long long edges = 0;
   bool huge = false;
 #pragma unroll
   for (unsigned k = 0; k < edges_per_step; ++k) {
     if (won & (1u << k)) {
-      if (slot < capacity) {
-        Record& record = queue[slot];
-        record.vertex = vertex[k];
-        record.degree = ahead.degree[k];
-        record.begin = ahead.begin[k];
-#pragma unroll
-        for (unsigned j = 0; j < edges_per_step; ++j) record.target[j] = ahead.target[k][j];
-      } else {
+      if (slot < capacity)
+        queue[slot] = {begin[k], vertex[k], static_cast<Index>(degree[k])};
+      else
         overflow[atomicAdd(overflow_tail, 1ull)] = vertex[k];
-      }
       ++slot;
-      low += ahead.degree[k] & 0xffffu;
-      high += ahead.degree[k] >> 16;
-      huge |= ahead.degree[k] > largest_degree;
+      edges += degree[k];
+      huge |= degree[k] > largest_degree;
     }
   }
-  low = __reduce_add_sync(0xffffffffu, low);
-  high = __reduce_add_sync(0xffffffffu, high);
+  edges = warp_sum(edges);
   const bool any_huge = __any_sync(0xffffffffu, huge);
   if (lane_id() == 0) {
-    atomicAdd(&tally.edges, (static_cast<unsigned long long>(high) << 16) + low);
+    if (edges > 0) atomicAdd(&tally.edges, edges);
     if (any_huge) atomicOr(&tally.huge, 1u);
   }
 }
 
-/// One frontier vertex (if `has`): claims its targets for level `next_level`, edges_per_step at
-/// a time so that their loads and atomics overlap. Every lane calls it.
+/// One frontier vertex (if `has`): claims its targets for level `next_level`, edges_per_step
+/// at a time so that their loads and atomics overlap. Every lane calls it.
 __device__ void expand(bool has, const Record& record, const GraphView& out,
                        std::int32_t next_level, std::int32_t* level, Index* parent,
                        Record* queue, unsigned capacity, Share& tally, Index* overflow,
@@ -191,31 +143,29 @@ __device__ void expand(bool has, const Record& record, const GraphView& out,
       __reduce_max_sync(0xffffffffu, (degree + edges_per_step - 1) / edges_per_step);
   for (unsigned step = 0; step < steps; ++step) {
     const unsigned first = step * edges_per_step;
-    const unsigned left = first < degree ? degree - first : 0;
-    const unsigned count = left < edges_per_step ? left : edges_per_step;
     Index target[edges_per_step];
 #pragma unroll
     for (unsigned k = 0; k < edges_per_step; ++k)
-      target[k] = k >= count  ? 0
-                  : step == 0 ? record.target[k]
-                              : __ldg(out.targets + record.begin + first + k);
+      target[k] = first + k < degree ? __ldg(out.targets + record.begin + first + k) : 0;
     // Straight to the atomic, no plain read first: on a mesh about half the targets are new,
-    // and a read before the atomic would wait a round trip more for them. The atomics are
-    // issued first, the look-ahead's loads behind them, and their results waited for last.
-    std::int32_t claimed[edges_per_step];
-#pragma unroll
-    for (unsigned k = 0; k < edges_per_step; ++k)
-      claimed[k] = k < count ? atomicCAS(level + target[k], unreached, next_level) : 0;
-    Lookahead ahead;
-    look_ahead(out, target, count, ahead);
+    // and a read before the atomic would add a round trip to the level's critical path.
     unsigned won = 0;
 #pragma unroll
     for (unsigned k = 0; k < edges_per_step; ++k)
-      if (k < count && claimed[k] == unreached) won |= 1u << k;
+      if (first + k < degree && atomicCAS(level + target[k], unreached, next_level) == unreached)
+        won |= 1u << k;
+    Offset begin[edges_per_step], out_degree[edges_per_step];
 #pragma unroll
-    for (unsigned k = 0; k < edges_per_step; ++k)
-      if (won & (1u << k)) parent[target[k]] = record.vertex;
-    append(won, target, ahead, queue, capacity, tally, overflow, overflow_tail);
+    for (unsigned k = 0; k < edges_per_step; ++k) {
+      begin[k] = 0;
+      out_degree[k] = 0;
+      if (won & (1u << k)) {
+        parent[target[k]] = record.vertex;
+        begin[k] = __ldg(out.offsets + target[k]);
+        out_degree[k] = __ldg(out.offsets + target[k] + 1) - begin[k];
+      }
+    }
+    append(won, target, begin, out_degree, queue, capacity, tally, overflow, overflow_tail);
   }
 }
 
@@ -237,48 +187,38 @@ __global__ void __launch_bounds__(block, 1)
   const Index per_block = (frontier_size + blocks - 1) / blocks;
   const Index first = std::min(rank * per_block, frontier_size);
   const Index last = std::min(first + per_block, frontier_size);
-  // Every block of the cluster must have started before another writes into its shared memory.
-  cluster.sync();
   if (thread == 0) {
     tallies[0] = {last - first, 0, 0};
     tallies[1] = {0, 0, 0};
     if (rank == 0) *overflow_tail = 0;  // the launch's first overflow comes after the barrier
   }
   __syncthreads();
-  // The starting vertices' records, read like the look-ahead of a level (a vertex per lane;
-  // every lane of a warp takes part, so the loop bound is per warp).
-  for (Index base = first + (thread & ~31u); base < last; base += block) {
-    const Index i = base + lane_id();
-    Index vertex[edges_per_step] = {};
-    if (i < last) vertex[0] = buffers.frontier[i];
-    Lookahead ahead;
-    look_ahead(out, vertex, i < last ? 1 : 0, ahead);
-    const unsigned low = __reduce_add_sync(0xffffffffu, ahead.degree[0] & 0xffffu);
-    const unsigned high = __reduce_add_sync(0xffffffffu, ahead.degree[0] >> 16);
-    const bool huge = __any_sync(0xffffffffu, ahead.degree[0] > largest_degree);
-    if (i < last) {
-      Record& record = queues[i - first];
-      record.vertex = vertex[0];
-      record.degree = ahead.degree[0];
-      record.begin = ahead.begin[0];
-      for (unsigned j = 0; j < edges_per_step; ++j) record.target[j] = ahead.target[0][j];
+  {
+    unsigned long long edges = 0;
+    bool huge = false;
+    for (Index i = first + thread; i < last; i += block) {
+      const Index u = buffers.frontier[i];
+      const Offset begin = out.begin(u), degree = out.end(u) - begin;
+      queues[i - first] = {begin, u, static_cast<Index>(degree)};
+      edges += degree;
+      huge |= degree > largest_degree;
     }
+    edges = warp_sum(edges);
+    huge = __any_sync(0xffffffffu, huge);
     if (lane_id() == 0) {
-      atomicAdd(&tallies[0].edges, (static_cast<unsigned long long>(high) << 16) + low);
+      if (edges > 0) atomicAdd(&tallies[0].edges, edges);
       if (huge) atomicOr(&tallies[0].huge, 1u);
     }
   }
 
   for (unsigned step = 0;; ++step) {
     const unsigned filled = (step + 1) & 1;  // the queue this level's discoveries go to
-    const unsigned current = filled ^ 1;
-    __syncthreads();  // this block's tally of queue `current` is complete
-    if (thread < blocks)
-      *cluster.map_shared_rank(&shares[current][rank], thread) = tallies[current];
+    __syncthreads();  // this block's tally of queue `filled ^ 1` is complete
+    if (thread < blocks) *cluster.map_shared_rank(&shares[filled ^ 1][rank], thread) = tallies[filled ^ 1];
+    if (thread == 0) tallies[filled] = {0, 0, 0};  // pushed at the last level, refilled at this one
     cluster.sync();
-    // Published before the barrier; refilled at the next level, after a block barrier.
-    if (thread == 0) tallies[current] = {0, 0, 0};
 
+    const unsigned current = filled ^ 1;
     unsigned long long total = 0, edges = 0, spilled = 0, kept_before = 0;
     unsigned largest = 0;
     bool huge = false;
@@ -387,7 +327,7 @@ class Cluster final : public DeviceEngine {
         blocks_ = size;
     }
     if (blocks_ == 0)
-      throw BackendUnavailable("bfs engine cluster: no cluster of these blocks fits");
+      throw BackendUnavailable("bfs engine cluster: no cluster of 1024-thread blocks fits");
     report_ = detail::Array<Report>(1, Backend::cuda);
   }
   std::size_t engine_bytes() const override { return sizeof(Report); }
