@@ -175,7 +175,7 @@ TEST_CASE("the engine table: names, backends, lookups") {
         "linalg",          "vertex-push",  "vertex-pull",         "edge-centric",
         "frontier-queue",  "frontier-privatized", "warp-cooperative", "bucketed",
         "load-balanced",   "single-block", "direction-optimized", "persistent",
-        "cluster",         "cub-select",   "auto"};
+        "cub-select",      "auto"};
     CHECK(cuda_names == expected);
   } else {
     CHECK(cuda_names.empty());

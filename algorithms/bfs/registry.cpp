@@ -54,8 +54,6 @@ const std::vector<EngineInfo>& engines() {
        Backend::cuda, frontier::make_direction_optimized},
       {"persistent", "one cooperative launch for the whole search; a grid barrier per level",
        Backend::cuda, frontier::make_persistent},
-      {"cluster", "many levels per launch in a 16-block cluster; frontier in shared memory",
-       Backend::cuda, frontier::make_cluster},
       {"cub-select", "plain-store expansion; next frontier compacted by cub::DeviceSelect",
        Backend::cuda, frontier::make_cub_select},
       {"auto", "picks persistent, direction-optimized or bucketed from the graph's shape",

@@ -20,7 +20,6 @@ std::unique_ptr<Engine> make_load_balanced();
 std::unique_ptr<Engine> make_single_block();
 std::unique_ptr<Engine> make_direction_optimized();
 std::unique_ptr<Engine> make_persistent();
-std::unique_ptr<Engine> make_cluster();
 std::unique_ptr<Engine> make_cub_select();
 std::unique_ptr<Engine> make_auto();
 
