@@ -15,14 +15,19 @@
 // written, one being cleared for the level after) and, for push levels, a queue of its vertices
 // with out-degree 1..chunk_edges plus a list of the vertices with longer lists, whose edges are
 // pushed chunk_edges at a time by a warp each, so that a hub spreads over the whole grid.
-// Discoveries append to the next queue or large list as they happen, so no level converts a
-// bitmap into a queue: a push level right after a pull level reads the frontier bitmap.
+// Discoveries go to the next queue or large list as they happen, so no level converts a bitmap
+// into a queue: a push level right after a pull level reads the frontier bitmap. A block gathers
+// its appends in shared memory and writes them out with one global atomic per list at the end of
+// the level: a global atomic per warp or per discovery, all on the same two counters, serialized
+// whole levels (kron22's second level, 240 000 discoveries, took 0.12 ms).
 //
 // Every level is latency-bound (a few dependent memory round trips per edge), so the kernels
-// keep many independent loads in flight: a lane loads `batch` edges before testing any; a warp
-// takes 32 bitmap words at a time and spreads their set bits over its lanes (a frontier or an
-// unsettled set that is sparse costs one pass over the words, not one round trip per word).
-#include <cooperative_groups.h>
+// keep many independent loads in flight, and a warp's work does not depend on how its edges are
+// split among its lists: a warp takes its lanes' lists laid end to end, `step_edges` edges a step
+// (a source with 27 edges is one step, not 7 rounds of one lane; 32 lists of 5 are two steps); a
+// warp takes 32 bitmap words at a time and spreads their set bits over its lanes (a frontier or
+// an unsettled set that is sparse costs one pass over the words, not one round trip per word).
+#include <cub/block/block_scan.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -39,25 +44,35 @@
 namespace grb::bfs::frontier {
 namespace {
 
-namespace cg = cooperative_groups;
-
 constexpr int block = 256;
 constexpr int warps_per_block = block / 32;
 constexpr unsigned full_warp = 0xffffffffu;  // a mask of all 32 lanes
 constexpr unsigned all_bits = 0xffffffffu;   // a bitmap word with every vertex in it
-// GAP's defaults for Beamer's constants.
-constexpr double alpha = 15;
-constexpr double beta = 18;
 // Edges a lane loads before it tests any of them.
 constexpr int batch = 4;
-// Out-lists longer than this are pushed in pieces of this many edges, a warp per piece (one
-// batch per lane).
-constexpr Index chunk_edges = 32 * batch;
+// Edges a warp takes in one step: one batch per lane.
+constexpr unsigned step_edges = 32 * batch;
+// Out-lists longer than this are pushed in pieces of this many edges, a warp step per piece.
+constexpr Index chunk_edges = step_edges;
+// Appends a block keeps in shared memory per level (the rest go straight to the global lists):
+// kron22's largest push level discovers ~700 vertices per busy block.
+constexpr unsigned staged_queue = 2048;
+constexpr unsigned staged_large = 512;
+static_assert(staged_large % block == 0);
 // Levels per graph launch: their stats are written to page-locked host memory, this many slots.
 constexpr std::int32_t report_capacity = 1024;
 
+// GAP's defaults for Beamer's constants. Measured on the H100 with these kernels (kron22 and
+// kron24, 16 roots): alpha 6 or 3 within noise of 15, alpha 1.5 (pushing kron24's third level, a
+// few thousand hubs) 3x slower; beta 8 or 40 within noise of 18.
+constexpr double alpha = 15;
+constexpr double beta = 18;
+// Visited words per warp unit of a pull level: 16 rather than 32 spreads kron22's 131 072 words
+// over all 4 224 resident warps (kron22 0.311 ms instead of 0.356; 8 is no better).
+constexpr unsigned pull_words = 16;
+
 /// A push frontier's vertex with more than chunk_edges out-edges, and the number of the first of
-/// its chunks; the list is in the order of the atomic that appended it, so ascending in both.
+/// its chunks; the list is in the order of the atomics that appended it, so ascending in both.
 struct LargeVertex {
   Index vertex;
   Index first_chunk;
@@ -118,11 +133,130 @@ __device__ inline Index chunks_of(Offset degree) {
   return Index((degree + chunk_edges - 1) / chunk_edges);
 }
 
+__device__ inline unsigned warp_inclusive_sum(unsigned value) {
+  for (unsigned distance = 1; distance < 32; distance <<= 1) {
+    const unsigned below = __shfl_up_sync(full_warp, value, distance);
+    if (lane_id() >= distance) value += below;
+  }
+  return value;
+}
+
 /// Appends v to a large list: one atomic adds the vertex and its chunks (fewer than 2^32 while the
 /// graph has fewer than 2^38 edges).
 __device__ void append_large(LargeVertex* list, unsigned long long* tail, Index v, Offset degree) {
   const unsigned long long old = atomicAdd(tail, (1ull << 32) | chunks_of(degree));
   list[old >> 32] = {v, Index(old & 0xffffffffu)};
+}
+
+/// What a block appends to the next queue and large list during a level (shared memory).
+struct Staging {
+  Index queue[staged_queue];
+  Index large_vertex[staged_large];
+  Index large_chunks[staged_large];
+  unsigned queued;  // may pass staged_queue: the entries past it went to the global queue
+  unsigned larges;  // likewise
+  unsigned long long queue_base, large_base;
+};
+
+/// The entries with take[i], of every lane, numbered in lane order: a warp's total and this
+/// lane's first number. Every lane of the warp calls.
+template <int N>
+__device__ unsigned number_entries(const bool (&take)[N], unsigned& total) {
+  unsigned count = 0;
+#pragma unroll
+  for (int i = 0; i < N; ++i) count += take[i];
+  const unsigned inclusive = warp_inclusive_sum(count);
+  total = __shfl_sync(full_warp, inclusive, 31);
+  return inclusive - count;
+}
+
+/// Appends items[i] (where take[i]) of every lane to the next queue: one shared atomic per warp
+/// reserves staged slots; entries that do not fit go to the global queue, with one global atomic
+/// per warp. Every lane of the warp calls.
+template <int N>
+__device__ void stage_queue(Staging& staging, const Index (&items)[N], const bool (&take)[N],
+                            Index* queue, unsigned long long* tail) {
+  unsigned total = 0;
+  unsigned k = number_entries(take, total);
+  if (total == 0) return;
+  unsigned first = 0;
+  if (lane_id() == 0) first = atomicAdd(&staging.queued, total);
+  first = __shfl_sync(full_warp, first, 0);
+  const unsigned fit = first < staged_queue ? std::min(total, staged_queue - first) : 0u;
+  unsigned long long overflow = 0;
+  if (fit < total && lane_id() == 0) overflow = atomicAdd(tail, (unsigned long long)(total - fit));
+  overflow = __shfl_sync(full_warp, overflow, 0);
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    if (take[i]) {
+      if (k < fit) staging.queue[first + k] = items[i];
+      else queue[overflow + (k - fit)] = items[i];
+      ++k;
+    }
+}
+
+/// Appends items[i] (where take[i]; out-degree degree[i]) of every lane to the next large list:
+/// staged like stage_queue; an entry that does not fit is appended on its own (rare: a block would
+/// have to discover more than staged_large large vertices in one level). Every lane calls.
+template <int N>
+__device__ void stage_large(Staging& staging, const Index (&items)[N], const bool (&take)[N],
+                            const Offset (&degree)[N], LargeVertex* list,
+                            unsigned long long* tail) {
+  unsigned total = 0;
+  unsigned k = number_entries(take, total);
+  if (total == 0) return;
+  unsigned first = 0;
+  if (lane_id() == 0) first = atomicAdd(&staging.larges, total);
+  first = __shfl_sync(full_warp, first, 0);
+  const unsigned fit = first < staged_large ? std::min(total, staged_large - first) : 0u;
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    if (take[i]) {
+      if (k < fit) {
+        staging.large_vertex[first + k] = items[i];
+        staging.large_chunks[first + k] = chunks_of(degree[i]);
+      } else {
+        append_large(list, tail, items[i], degree[i]);
+      }
+      ++k;
+    }
+}
+
+/// Writes the block's staged entries out: one global atomic reserves the block's slice of each
+/// list (for the large list, its entries and their chunks, so the list stays ascending in both).
+/// Every thread of the block calls, after a __syncthreads that follows the last append.
+__device__ void flush(Staging& staging, Index* queue, unsigned long long* queue_tail,
+                      LargeVertex* list, unsigned long long* large_tail) {
+  constexpr int per_thread = staged_large / block;
+  using Scan = cub::BlockScan<Index, block>;
+  __shared__ typename Scan::TempStorage scan_storage;
+  const unsigned queued = std::min(staging.queued, unsigned{staged_queue});
+  const unsigned larges = std::min(staging.larges, unsigned{staged_large});
+  Index first_chunk[per_thread];
+#pragma unroll
+  for (int t = 0; t < per_thread; ++t) {
+    const unsigned entry = threadIdx.x * per_thread + t;
+    first_chunk[t] = entry < larges ? staging.large_chunks[entry] : 0;
+  }
+  Index chunks = 0;
+  Scan(scan_storage).ExclusiveSum(first_chunk, first_chunk, chunks);
+  if (threadIdx.x == 0) {
+    staging.queue_base = queued > 0 ? atomicAdd(queue_tail, (unsigned long long)queued) : 0;
+    staging.large_base =
+        larges > 0 ? atomicAdd(large_tail, ((unsigned long long)larges << 32) | chunks) : 0;
+  }
+  __syncthreads();
+  const unsigned long long queue_base = staging.queue_base;
+  for (unsigned entry = threadIdx.x; entry < queued; entry += block)
+    queue[queue_base + entry] = staging.queue[entry];
+  const unsigned long long large_base = staging.large_base;
+#pragma unroll
+  for (int t = 0; t < per_thread; ++t) {
+    const unsigned entry = threadIdx.x * per_thread + t;
+    if (entry < larges)
+      list[(large_base >> 32) + entry] = {staging.large_vertex[entry],
+                                          Index(large_base & 0xffffffffu) + first_chunk[t]};
+  }
 }
 
 /// The set bits of 32 bitmap words (lane j holds word j) numbered in order, so that a warp can
@@ -131,11 +265,7 @@ class Window {
  public:
   __device__ explicit Window(unsigned word) : word_(word) {
     const unsigned count = __popc(word);
-    unsigned inclusive = count;
-    for (unsigned distance = 1; distance < 32; distance <<= 1) {
-      const unsigned below = __shfl_up_sync(full_warp, inclusive, distance);
-      if (lane_id() >= distance) inclusive += below;
-    }
+    const unsigned inclusive = warp_inclusive_sum(count);
     prefix_ = inclusive - count;
     total_ = __shfl_sync(full_warp, inclusive, 31);
   }
@@ -166,6 +296,37 @@ class Window {
   unsigned word_, prefix_, total_;
 };
 
+/// One step of a warp over its lanes' lists laid end to end: lane l offers `length` edges (at most
+/// step_edges), and the step takes the first step_edges edges of the concatenation, slot i of lane
+/// l being edge number i * 32 + l. Every lane loads a batch whatever the lengths are. Every lane
+/// of the warp calls.
+class Step {
+ public:
+  __device__ explicit Step(unsigned length) : length_(length) {
+    inclusive_ = warp_inclusive_sum(length);
+    total_ = std::min(__shfl_sync(full_warp, inclusive_, 31), unsigned{step_edges});
+  }
+  __device__ unsigned total() const { return total_; }
+
+  /// The lane whose list holds edge number k (< total), and k's position in that list. Every lane
+  /// calls, each with its own k; a lane with k >= total gets a meaningless answer.
+  __device__ unsigned owner(unsigned k, unsigned& position) const {
+    unsigned j = 0;  // lanes whose lists end at or before edge k
+    for (unsigned width = 16; width > 0; width >>= 1)
+      if (__shfl_sync(full_warp, inclusive_, j + width - 1) <= k) j += width;
+    position = k - __shfl_sync(full_warp, inclusive_ - length_, j);
+    return j;
+  }
+  /// How many edges of this lane's list the step took.
+  __device__ unsigned taken() const {
+    const unsigned before = inclusive_ - length_;
+    return total_ > before ? std::min(total_ - before, length_) : 0u;
+  }
+
+ private:
+  unsigned length_, inclusive_, total_;
+};
+
 /// Where a push level puts what it discovers.
 struct PushTargets {
   std::int32_t next_level;
@@ -176,33 +337,12 @@ struct PushTargets {
   unsigned long long* large_tail;
 };
 
-/// v, claimed by this thread, joins the next level.
-__device__ void push_discovered(const Search& s, const PushTargets& t, Index v, Index from,
-                                Tally& local) {
-  s.level[v] = t.next_level;
-  s.parent[v] = from;
-  atomicOr(&t.next_frontier[v >> 5], 1u << (v & 31u));
-  const Offset degree = s.out.degree(v);
-  ++local.discovered;
-  local.discovered_edges += degree;
-  if (degree > chunk_edges) {
-    append_large(t.next_large, t.large_tail, v, degree);
-  } else if (degree > 0) {  // sinks have nothing to push
-    // One atomic for the lanes that got here together.
-    const cg::coalesced_group group = cg::coalesced_threads();
-    unsigned long long base = 0;
-    if (group.thread_rank() == 0)
-      base = atomicAdd(t.queue_tail, static_cast<unsigned long long>(group.size()));
-    base = group.shfl(base, 0);
-    t.next_queue[base + group.thread_rank()] = v;
-  }
-}
-
-/// Pushes up to `batch` edges from -> targets[i] (where valid[i]): all visited words are read,
-/// then all claims issued, before any result is waited for. The thread whose atomicOr sets a
-/// target's visited bit owns it.
-__device__ void push_batch(const Search& s, const PushTargets& t, const Index (&targets)[batch],
-                           const bool (&valid)[batch], Index from, Tally& local) {
+/// Pushes edges from[i] -> targets[i] (where valid[i]): all visited words are read, then all
+/// claims issued, then the claimed targets' degrees read, before any result is waited for. The
+/// thread whose atomicOr sets a target's visited bit owns it. Every lane of the warp calls.
+__device__ void push_batch(const Search& s, const PushTargets& t, Staging& staging,
+                           const Index (&targets)[batch], const bool (&valid)[batch],
+                           const Index (&from)[batch], Tally& local) {
   unsigned seen[batch];
 #pragma unroll
   for (int i = 0; i < batch; ++i) seen[i] = valid[i] ? s.visited[targets[i] >> 5] : all_bits;
@@ -213,67 +353,83 @@ __device__ void push_batch(const Search& s, const PushTargets& t, const Index (&
     const unsigned bit = 1u << (targets[i] & 31u);
     claimed[i] = !(seen[i] & bit) && !(atomicOr(&s.visited[targets[i] >> 5], bit) & bit);
   }
+  Offset degree[batch];
 #pragma unroll
-  for (int i = 0; i < batch; ++i)
-    if (claimed[i]) push_discovered(s, t, targets[i], from, local);
-}
-
-/// Pushes edges [begin, end) of `from` with the whole warp, lane l taking begin + l + 32 i.
-/// Warp-uniform arguments.
-__device__ void push_with_warp(const Search& s, const PushTargets& t, Index from, Offset begin,
-                               Offset end, Tally& local) {
-  for (Offset base = begin; base < end; base += 32 * batch) {
-    Index targets[batch];
-    bool valid[batch];
+  for (int i = 0; i < batch; ++i) degree[i] = claimed[i] ? s.out.degree(targets[i]) : 0;
+  bool queued[batch], large[batch];
 #pragma unroll
-    for (int i = 0; i < batch; ++i) {
-      const Offset e = base + lane_id() + 32 * i;
-      valid[i] = e < end;
-      targets[i] = valid[i] ? s.out.targets[e] : 0;
+  for (int i = 0; i < batch; ++i) {
+    if (claimed[i]) {
+      const Index v = targets[i];
+      s.level[v] = t.next_level;
+      s.parent[v] = from[i];
+      atomicOr(&t.next_frontier[v >> 5], 1u << (v & 31u));
+      ++local.discovered;
+      local.discovered_edges += degree[i];
     }
-    push_batch(s, t, targets, valid, from, local);
+    // Sinks have nothing to push.
+    queued[i] = claimed[i] && degree[i] > 0 && degree[i] <= chunk_edges;
+    large[i] = claimed[i] && degree[i] > chunk_edges;
   }
+  stage_queue(staging, targets, queued, t.next_queue, t.queue_tail);
+  stage_large(staging, targets, large, degree, t.next_large, t.large_tail);
 }
 
-/// Each lane pushes the list of its own vertex u (mine), at most chunk_edges long: lists of 32
-/// and more with the whole warp, one after another, the rest by their lane, a batch at a time.
-__device__ void push_lists(const Search& s, const PushTargets& t, Index u, bool mine,
-                           Tally& local) {
-  Offset begin = 0, end = 0;
+/// Each lane pushes the out-list of its own vertex u (where `mine`) unless it is longer than
+/// chunk_edges (those are pushed from the large list): the warp's lists in steps.
+__device__ void push_lists(const Search& s, const PushTargets& t, Staging& staging, Index u,
+                           bool mine, Tally& local) {
+  Offset begin = 0;
+  unsigned length = 0;
   if (mine) {
     begin = s.out.begin(u);
-    end = s.out.end(u);
-    if (end - begin > chunk_edges) end = begin;  // a large list: pushed from the large list
+    const Offset degree = s.out.end(u) - begin;
+    if (degree <= chunk_edges) length = unsigned(degree);
   }
-  local.edges += end - begin;
-  const unsigned lane = lane_id();
-  while (true) {
-    const unsigned bidders = __ballot_sync(full_warp, end - begin >= 32);
-    if (bidders == 0) break;
-    const unsigned leader = __ffs(bidders) - 1;
-    const Index from = __shfl_sync(full_warp, u, leader);
-    const Offset list_begin = __shfl_sync(full_warp, begin, leader);
-    const Offset list_end = __shfl_sync(full_warp, end, leader);
-    if (lane == leader) begin = end;
-    push_with_warp(s, t, from, list_begin, list_end, local);
-  }
-  for (Offset first = begin; first < end; first += batch) {
-    Index targets[batch];
+  local.edges += length;
+  while (__any_sync(full_warp, length > 0)) {
+    const Step step(length);
+    Index targets[batch], from[batch];
     bool valid[batch];
 #pragma unroll
     for (int i = 0; i < batch; ++i) {
-      valid[i] = first + i < end;
-      targets[i] = valid[i] ? s.out.targets[first + i] : 0;
+      const unsigned k = i * 32 + lane_id();
+      unsigned position = 0;
+      const unsigned owner = step.owner(k, position);
+      const Offset list = __shfl_sync(full_warp, begin, owner);
+      from[i] = __shfl_sync(full_warp, u, owner);
+      valid[i] = k < step.total();
+      targets[i] = valid[i] ? s.out.targets[list + position] : 0;
     }
-    push_batch(s, t, targets, valid, u, local);
+    const unsigned taken = step.taken();
+    begin += taken;
+    length -= taken;
+    push_batch(s, t, staging, targets, valid, from, local);
   }
+}
+
+/// The large-list entry holding chunk `unit`: the last whose first chunk is <= unit, found by the
+/// warp probing 32 entries at a time (a 32-way search: 4 round trips for 10^5 entries, not 17).
+/// Warp-uniform arguments.
+__device__ LargeVertex chunk_owner(const LargeVertex* list, Index entries,
+                                   unsigned long long unit) {
+  Index low = 0, high = entries;  // list[low].first_chunk <= unit < list[high].first_chunk
+  while (high - low > 1) {
+    const Index stride = (high - low + 31) / 32;
+    const Index probe = low + lane_id() * stride;
+    const bool below = probe < high && list[probe].first_chunk <= unit;
+    const unsigned last = 31 - __clz(__ballot_sync(full_warp, below));  // lane 0 probes low
+    high = std::min(high, low + (last + 1) * stride);
+    low += last * stride;
+  }
+  return list[low];
 }
 
 /// One push level. Work units, a warp each: the chunks of the large list; then the other
 /// frontier vertices, 32 queue entries or (after a pull level) 32 bitmap words at a time.
-__device__ void push_level(const Search& s, std::int32_t depth, bool from_bitmap,
-                           unsigned long long queue_size, unsigned long long large,
-                           Tally& local) {
+__device__ void push_level(const Search& s, Staging& staging, std::int32_t depth,
+                           bool from_bitmap, unsigned long long queue_size,
+                           unsigned long long large, Tally& local) {
   const unsigned next = (depth + 1) & 1;
   const PushTargets t{depth + 1,
                       s.frontier[(depth + 1) % 3],
@@ -291,19 +447,21 @@ __device__ void push_level(const Search& s, std::int32_t depth, bool from_bitmap
   const unsigned lane = lane_id();
   for (unsigned long long unit = global_warp(); unit < units; unit += warp_count()) {
     if (unit < chunks) {
-      // The large vertex holding chunk `unit`: the last whose first chunk is <= unit.
-      Index low = 0, high = large_vertices;
-      while (high - low > 1) {
-        const Index middle = low + (high - low) / 2;
-        if (large_list[middle].first_chunk <= unit) low = middle;
-        else high = middle;
-      }
-      const LargeVertex owner = large_list[low];
+      const LargeVertex owner = chunk_owner(large_list, large_vertices, unit);
       const Offset begin =
           s.out.begin(owner.vertex) + Offset(unit - owner.first_chunk) * chunk_edges;
       const Offset end = std::min(s.out.end(owner.vertex), begin + chunk_edges);
+      Index targets[batch], from[batch];
+      bool valid[batch];
+#pragma unroll
+      for (int i = 0; i < batch; ++i) {
+        const Offset e = begin + lane + 32 * i;
+        valid[i] = e < end;
+        targets[i] = valid[i] ? s.out.targets[e] : 0;
+        from[i] = owner.vertex;
+      }
       if (lane == 0) local.edges += end - begin;
-      push_with_warp(s, t, owner.vertex, begin, end, local);
+      push_batch(s, t, staging, targets, valid, from, local);
     } else if (from_bitmap) {
       const unsigned long long first_word = (unit - chunks) * 32;
       const unsigned long long my_word = first_word + lane;
@@ -311,86 +469,92 @@ __device__ void push_level(const Search& s, std::int32_t depth, bool from_bitmap
       for (unsigned k = 0; k < window.total(); k += 32) {
         unsigned word = 0, bit = 0;
         window.locate(k + lane, word, bit);
-        push_lists(s, t, Index((first_word + word) * 32 + bit), k + lane < window.total(), local);
+        push_lists(s, t, staging, Index((first_word + word) * 32 + bit), k + lane < window.total(),
+                   local);
       }
     } else {
       const unsigned long long slot = (unit - chunks) * 32 + lane;
       const bool mine = slot < queue_size;
-      push_lists(s, t, mine ? queue[slot] : 0, mine, local);
+      push_lists(s, t, staging, mine ? queue[slot] : 0, mine, local);
     }
   }
 }
 
-/// Walks in-edges [begin, stop) of this lane's vertex, a batch at a time, until one comes from the
-/// frontier (then true, and `parent` is it); `begin` is left past the edges walked.
-__device__ bool walk_alone(const Search& s, const unsigned* frontier, Offset& begin, Offset stop,
-                           Index& parent, Tally& local) {
-  while (begin < stop) {
+/// Whether this lane's vertex (in-edges [begin, end); empty for a lane without one) has an
+/// in-neighbour in `frontier`, and which (`parent`). Each lane first tests its own first batch of
+/// in-edges: most vertices that have a frontier in-neighbour find it there. What is left of the
+/// warp's lists then goes in steps, and a list leaves at its first hit: the lanes that hit record
+/// the smallest hit per list in `hits` (the warp's 32 shared slots, one per list). Every lane of
+/// the warp calls.
+__device__ bool find_parent(const Search& s, const unsigned* frontier, Offset begin, Offset end,
+                            Index* hits, Index& parent, Tally& local) {
+  bool found = false;
+  {
     Index sources[batch];
     bool hit[batch];
 #pragma unroll
-    for (int i = 0; i < batch; ++i) sources[i] = begin + i < stop ? s.in.targets[begin + i] : 0;
+    for (int i = 0; i < batch; ++i) sources[i] = begin + i < end ? s.in.targets[begin + i] : 0;
 #pragma unroll
-    for (int i = 0; i < batch; ++i) hit[i] = begin + i < stop && bitmap_test(frontier, sources[i]);
-    const Offset walked = std::min(Offset(batch), stop - begin);
-    local.edges += walked;
-    begin += walked;
+    for (int i = 0; i < batch; ++i) hit[i] = begin + i < end && bitmap_test(frontier, sources[i]);
+    local.edges += std::min(Offset(batch), end - begin);
 #pragma unroll
-    for (int i = 0; i < batch; ++i)
+    for (int i = batch - 1; i >= 0; --i)  // the first hit in list order
       if (hit[i]) {
+        found = true;
         parent = sources[i];
-        return true;
       }
   }
-  return false;
-}
-
-/// Whether this lane's vertex (in-edges [begin, end); begin == end for a lane without one) has an
-/// in-neighbour in `frontier`, and which. Most vertices that have one find it among their first
-/// edges, so every lane first walks two batches alone; what is left of lists longer than 32 is
-/// then walked by the whole warp, one list at a time, 32 edges a step; the rest again alone.
-/// Every lane of the warp calls.
-__device__ bool find_parent(const Search& s, const unsigned* frontier, Offset begin, Offset end,
-                            Index& parent, Tally& local) {
-  bool found = walk_alone(s, frontier, begin, std::min(end, begin + 2 * batch), parent, local);
-  if (found) begin = end;
+  begin = found ? end : std::min(end, begin + batch);
   const unsigned lane = lane_id();
+  hits[lane] = no_index;
   while (true) {
-    const unsigned bidders = __ballot_sync(full_warp, end - begin > 32);
-    if (bidders == 0) break;
-    const unsigned leader = __ffs(bidders) - 1;
-    const Offset list_begin = __shfl_sync(full_warp, begin, leader);
-    const Offset list_end = __shfl_sync(full_warp, end, leader);
-    if (lane == leader) begin = end;
-    for (Offset e = list_begin; e < list_end; e += 32) {
-      const bool inside = e + lane < list_end;
-      const Index u = inside ? s.in.targets[e + lane] : 0;
-      const unsigned hits = __ballot_sync(full_warp, inside && bitmap_test(frontier, u));
-      if (lane == leader) local.edges += std::min(Offset(32), list_end - e);
-      if (hits != 0) {
-        const Index first = __shfl_sync(full_warp, u, __ffs(hits) - 1);
-        if (lane == leader) found = true, parent = first;
-        break;
-      }
+    __syncwarp();  // every lane read its slot before anyone hits it again
+    const unsigned length = unsigned(std::min(end - begin, Offset{step_edges}));
+    if (!__any_sync(full_warp, length > 0)) break;
+    const Step step(length);
+    Index sources[batch];
+    unsigned owners[batch];
+    bool valid[batch];
+#pragma unroll
+    for (int i = 0; i < batch; ++i) {
+      const unsigned k = i * 32 + lane;
+      unsigned position = 0;
+      owners[i] = step.owner(k, position);
+      const Offset list = __shfl_sync(full_warp, begin, owners[i]);
+      valid[i] = k < step.total();
+      sources[i] = valid[i] ? s.in.targets[list + position] : 0;
+    }
+#pragma unroll
+    for (int i = 0; i < batch; ++i) {
+      if (valid[i] && bitmap_test(frontier, sources[i])) atomicMin(&hits[owners[i]], sources[i]);
+      local.edges += valid[i];
+    }
+    begin += step.taken();
+    __syncwarp();
+    if (hits[lane] != no_index) {
+      found = true;
+      parent = hits[lane];
+      begin = end;
     }
   }
-  return found || walk_alone(s, frontier, begin, end, parent, local);
+  return found;
 }
 
-/// One pull level: a warp takes 32 visited words at a time and deals their unsettled vertices
-/// out to its lanes; each looks for a frontier in-neighbour. The warp owns its 32 words: it
-/// gathers what it found per word in shared memory (`found_words`, 32 per warp) and writes the
-/// visited and next-frontier words with plain stores.
-__device__ void pull_level(const Search& s, std::int32_t depth, unsigned* found_words,
-                           Tally& local) {
+/// One pull level: a warp takes pull_words visited words at a time and deals their unsettled
+/// vertices out to its lanes, 32 at a time; each looks for a frontier in-neighbour. The warp owns
+/// its words: it gathers what it found per word in shared memory (`found_words`, 32 per warp) and
+/// writes the visited and next-frontier words with plain stores.
+__device__ void pull_level(const Search& s, Staging& staging, std::int32_t depth,
+                           unsigned* found_words, Index* hits, Tally& local) {
   const unsigned* frontier = s.frontier[depth % 3];
   unsigned* next_frontier = s.frontier[(depth + 1) % 3];
   const unsigned next = (depth + 1) & 1;
   const unsigned lane = lane_id();
-  for (unsigned long long first_word = global_warp() * 32; first_word < s.words;
-       first_word += warp_count() * 32) {
+  for (unsigned long long first_word = global_warp() * pull_words; first_word < s.words;
+       first_word += warp_count() * pull_words) {
     const unsigned long long my_word = first_word + lane;
-    const unsigned settled = my_word < s.words ? s.visited[my_word] : all_bits;
+    const bool has_word = lane < pull_words && my_word < s.words;
+    const unsigned settled = has_word ? s.visited[my_word] : all_bits;
     const Window window(~settled);
     if (window.total() == 0) continue;
     found_words[lane] = 0;
@@ -405,14 +569,20 @@ __device__ void pull_level(const Search& s, std::int32_t depth, unsigned* found_
         end = s.in.end(v);
       }
       Index parent = 0;
-      if (find_parent(s, frontier, begin, end, parent, local)) {
+      bool large[1] = {false};
+      Offset degree[1] = {0};
+      if (find_parent(s, frontier, begin, end, hits, parent, local)) {
         s.level[v] = depth + 1;
         s.parent[v] = parent;
         ++local.discovered;
         atomicOr(&found_words[word], 1u << bit);
-        if (bitmap_test(s.large, v))
-          append_large(s.large_list[next], &s.control->large[next], v, s.out.degree(v));
+        if (bitmap_test(s.large, v)) {
+          large[0] = true;
+          degree[0] = s.out.degree(v);
+        }
       }
+      const Index items[1] = {v};
+      stage_large(staging, items, large, degree, s.large_list[next], &s.control->large[next]);
     }
     __syncwarp();
     const unsigned found = found_words[lane];
@@ -420,7 +590,7 @@ __device__ void pull_level(const Search& s, std::int32_t depth, unsigned* found_
       s.visited[my_word] = settled | found;
       next_frontier[my_word] = found;
     }
-    __syncwarp();  // found_words is cleared for the next 32 words
+    __syncwarp();  // found_words is cleared for the next words
   }
 }
 
@@ -460,22 +630,34 @@ __device__ void decide_next_level(const Search& s, bool in_graph) {
 
 __global__ void __launch_bounds__(block) bfs_level(Search s, bool in_graph) {
   __shared__ unsigned found_words[warps_per_block][32];
+  __shared__ Index hits[warps_per_block][32];
+  __shared__ Staging staging;
   const Control& c = *s.control;
   const std::int32_t depth = c.depth;
   const bool pulling = c.pulling;
   const bool from_bitmap = c.from_bitmap;
   const unsigned long long queue_size = c.queue_size[depth & 1];
   const unsigned long long large = c.large[depth & 1];
+  if (threadIdx.x == 0) {
+    staging.queued = 0;
+    staging.larges = 0;
+  }
 
   // The bitmap two levels ahead held the frontier of the level before this one: nobody reads it.
   unsigned* stale = s.frontier[(depth + 2) % 3];
   for (unsigned long long w = std::uint64_t(blockIdx.x) * block + threadIdx.x; w < s.words;
        w += std::uint64_t(gridDim.x) * block)
     stale[w] = 0;
+  __syncthreads();
 
   Tally local;
-  if (pulling) pull_level(s, depth, found_words[threadIdx.x / 32], local);
-  else push_level(s, depth, from_bitmap, queue_size, large, local);
+  const unsigned warp = threadIdx.x / 32;
+  if (pulling) pull_level(s, staging, depth, found_words[warp], hits[warp], local);
+  else push_level(s, staging, depth, from_bitmap, queue_size, large, local);
+  __syncthreads();
+  const unsigned next = (depth + 1) & 1;
+  flush(staging, s.queue[next], &s.control->queue_size[next], s.large_list[next],
+        &s.control->large[next]);
 
   add_block_tally<block>(&s.control->tally, local);
   __shared__ bool last;
@@ -525,7 +707,6 @@ __global__ void __launch_bounds__(block) begin_search(Search s, Index source) {
     *s.control = c;
   }
 }
-
 __global__ void __launch_bounds__(block)
     degree_masks(GraphView out, GraphView in, Index words, unsigned* no_in_edges,
                  unsigned* large) {
