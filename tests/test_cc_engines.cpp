@@ -21,6 +21,7 @@
 #include <grb/io.hpp>
 
 #include "cc/engine.hpp"
+#include "engine_tests.hpp"
 #include "support.hpp"
 #include "validate/validate.hpp"
 
@@ -28,7 +29,7 @@ namespace {
 
 using grb::Index;
 
-const bool sanitizing = std::getenv("GRB_SANITIZER") != nullptr;
+using grb::test::sanitizing;
 
 grb::Matrix<bool> from_edges(Index n, const std::vector<std::pair<Index, Index>>& edges,
                              bool undirected) {
@@ -45,18 +46,7 @@ grb::Matrix<bool> from_edges(Index n, const std::vector<std::pair<Index, Index>>
 }
 
 std::vector<const grb::cc::EngineInfo*> engines_to_test() {
-  std::vector<const grb::cc::EngineInfo*> chosen;
-  for (const auto& info : grb::cc::engines()) {
-    if (info.backend == grb::Backend::cuda && !grb::cuda_available()) continue;
-    chosen.push_back(&info);
-  }
-  static bool said = false;
-  if (!said && !grb::cuda_available()) {
-    std::printf("test_cc_engines: cuda engines SKIPPED (%s); testing the cpu engines only\n",
-                GRB_WITH_CUDA ? "no GPU on this machine" : "grb built without CUDA");
-    said = true;
-  }
-  return chosen;
+  return grb::test::engines_to_test(grb::cc::engines(), "test_cc_engines");
 }
 
 /// Runs the engine twice (the second run must start afresh) and returns its validated labels.

@@ -33,15 +33,18 @@
 #include <grb/io.hpp>
 
 #include "sssp/engine.hpp"
+#include "engine_tests.hpp"
 #include "support.hpp"
 #include "validate/validate.hpp"
 
 namespace {
 
+using grb::test::pick_sources;
+
 using grb::Index;
 using grb::Offset;
 
-const bool sanitizing = std::getenv("GRB_SANITIZER") != nullptr;
+using grb::test::sanitizing;
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
 /// Textbook Dijkstra with a binary heap over the host CSR: the oracle for every engine.
@@ -89,42 +92,8 @@ struct TestGraph {
   std::vector<Index> sources;
 };
 
-/// Sources: those given, plus the vertex of largest out-degree and a few spread over the ids.
-std::vector<Index> pick_sources(const grb::Matrix<double>& graph, std::vector<Index> sources) {
-  const grb::Csr<double>& csr = graph.csr();
-  Index hub = 0;
-  for (Index v = 0; v < graph.nrows(); ++v)
-    if (csr.row_offsets[v + 1] - csr.row_offsets[v] > csr.row_offsets[hub + 1] - csr.row_offsets[hub])
-      hub = v;
-  sources.push_back(hub);
-  const Index n = graph.nrows();
-  for (Index v : {Index{0}, n / 3, n - 1}) sources.push_back(v);
-  std::set<Index> unique(sources.begin(), sources.end());
-  return {unique.begin(), unique.end()};
-}
-
-/// GRB_TEST_ENGINES=a,b limits the engines (e.g. the hand-written ones under a slow sanitizer).
-bool selected(std::string_view name) {
-  const char* list = std::getenv("GRB_TEST_ENGINES");
-  if (list == nullptr || *list == '\0') return true;
-  const std::string names = std::string(",") + list + ",";
-  return names.find("," + std::string(name) + ",") != std::string::npos;
-}
-
 std::vector<const grb::sssp::EngineInfo*> engines_to_test() {
-  std::vector<const grb::sssp::EngineInfo*> chosen;
-  for (const auto& info : grb::sssp::engines()) {
-    if (info.backend == grb::Backend::cuda && !grb::cuda_available()) continue;
-    if (!selected(info.name)) continue;
-    chosen.push_back(&info);
-  }
-  static bool said = false;
-  if (!said && !grb::cuda_available()) {
-    std::printf("test_sssp_engines: cuda engines SKIPPED (%s); testing the cpu engines only\n",
-                GRB_WITH_CUDA ? "no GPU on this machine" : "grb built without CUDA");
-    said = true;
-  }
-  return chosen;
+  return grb::test::engines_to_test(grb::sssp::engines(), "test_sssp_engines");
 }
 
 grb::Matrix<double> on(const grb::sssp::EngineInfo& info, const grb::Matrix<double>& graph) {

@@ -18,6 +18,7 @@
 #include <grb/grb.hpp>
 #include <grb/io.hpp>
 
+#include "engine_tests.hpp"
 #include "support.hpp"
 #include "tc/engine.hpp"
 
@@ -26,7 +27,7 @@ namespace {
 using grb::Index;
 using grb::Offset;
 
-const bool sanitizing = std::getenv("GRB_SANITIZER") != nullptr;
+using grb::test::sanitizing;
 
 /// The oracle: triangles u < v < w of the undirected graph A + A' without self loops, by a
 /// binary search of w in u's sorted neighbour set for every path u < v < w.
@@ -77,18 +78,7 @@ grb::Matrix<bool> complete(Index n) {
 }
 
 std::vector<const grb::tc::EngineInfo*> engines_to_test() {
-  std::vector<const grb::tc::EngineInfo*> chosen;
-  for (const auto& info : grb::tc::engines()) {
-    if (info.backend == grb::Backend::cuda && !grb::cuda_available()) continue;
-    chosen.push_back(&info);
-  }
-  static bool said = false;
-  if (!said && !grb::cuda_available()) {
-    std::printf("test_tc_engines: cuda engines SKIPPED (%s); testing the cpu engines only\n",
-                GRB_WITH_CUDA ? "no GPU on this machine" : "grb built without CUDA");
-    said = true;
-  }
-  return chosen;
+  return grb::test::engines_to_test(grb::tc::engines(), "test_tc_engines");
 }
 
 /// The engine's count (run twice: the second run must start afresh).

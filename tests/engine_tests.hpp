@@ -1,0 +1,63 @@
+// What the engine tests (BFS, SSSP, CC, TC) share: which engines run here, how sanitized runs
+// shrink the graphs, and the search sources picked from a graph.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "grb/grb.hpp"
+
+namespace grb::test {
+
+/// Under compute-sanitizer (GRB_SANITIZER set, as scripts/gpu-check.sh does) the engine tests
+/// use smaller graphs: every kernel still runs, in a fraction of the time.
+inline const bool sanitizing = std::getenv("GRB_SANITIZER") != nullptr;
+
+/// GRB_TEST_ENGINES=a,b limits the engines (e.g. the hand-written ones under a slow sanitizer).
+inline bool selected(std::string_view name) {
+  const char* list = std::getenv("GRB_TEST_ENGINES");
+  if (list == nullptr || *list == '\0') return true;
+  const std::string names = std::string(",") + list + ",";
+  return names.find("," + std::string(name) + ",") != std::string::npos;
+}
+
+/// The engines of `table` that run here: the selected ones, cuda engines only where a GPU is.
+/// Says once per test binary (`test`) when the cuda engines are skipped.
+template <class Info>
+std::vector<const Info*> engines_to_test(const std::vector<Info>& table, const char* test) {
+  std::vector<const Info*> chosen;
+  for (const Info& info : table) {
+    if (info.backend == Backend::cuda && !cuda_available()) continue;
+    if (!selected(info.name)) continue;
+    chosen.push_back(&info);
+  }
+  static bool said = false;
+  if (!said && !cuda_available()) {
+    std::printf("%s: cuda engines SKIPPED (%s); testing the cpu engines only\n", test,
+                GRB_WITH_CUDA ? "no GPU on this machine" : "grb built without CUDA");
+    said = true;
+  }
+  return chosen;
+}
+
+/// Search sources: those given, plus the vertex of largest out-degree and a few spread over
+/// the ids (the first, one a third in, the last).
+template <class T>
+std::vector<Index> pick_sources(const Matrix<T>& graph, std::vector<Index> sources) {
+  const Csr<T>& csr = graph.csr();
+  Index hub = 0;
+  for (Index v = 0; v < graph.nrows(); ++v)
+    if (csr.row_offsets[v + 1] - csr.row_offsets[v] > csr.row_offsets[hub + 1] - csr.row_offsets[hub])
+      hub = v;
+  sources.push_back(hub);
+  const Index n = graph.nrows();
+  for (Index v : {Index{0}, n / 3, n - 1}) sources.push_back(v);
+  const std::set<Index> unique(sources.begin(), sources.end());
+  return {unique.begin(), unique.end()};
+}
+
+}  // namespace grb::test
