@@ -9,6 +9,8 @@
 # they run with GRB_TEST_QUICK=1 (fewer shapes and densities); --full runs every shape.
 #
 # Logs go to $OUT (or ./gpu-check-logs); the exit status is nonzero when any step failed.
+# GRB_GPU_BUILD names the build folder (default build-gpu): use a fresh one on a machine that
+# was kept warm, whose clock may make stale objects look newer than the sources copied in.
 set -uo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -70,8 +72,11 @@ if (( run_sanitizer )); then
   gpu_tests=()
   for test in "$build"/tests/test_cuda_*; do [[ -x "$test" ]] && gpu_tests+=("$test"); done
   for extra in ${GRB_SANITIZE_EXTRA:-}; do [[ -x "$build/tests/$extra" ]] && gpu_tests+=("$build/tests/$extra"); done
-  # The hand-written BFS engines' kernels (GRB_SANITIZER=1 shrinks their test graphs).
-  [[ -x "$build/tests/test_bfs_engines" ]] && gpu_tests+=("$build/tests/test_bfs_engines")
+  # The hand-written engines' kernels (GRB_SANITIZER=1 shrinks their test graphs; set
+  # GRB_TEST_ENGINES to sanitize a few engines only).
+  for engines in bfs sssp cc tc; do
+    [[ -x "$build/tests/test_${engines}_engines" ]] && gpu_tests+=("$build/tests/test_${engines}_engines")
+  done
   for tool in memcheck racecheck synccheck initcheck; do
     for test in "${gpu_tests[@]}"; do
       name=$(basename "$test")
@@ -82,7 +87,7 @@ if (( run_sanitizer )); then
       # where the test supports it (GRB_SANITIZER=1).
       # The out-of-memory test provokes a failed cudaMallocAsync on purpose: memcheck would count
       # it as an API error, so sanitized runs leave it out.
-      GRB_SANITIZER=1 timeout "${GRB_SANITIZER_TIMEOUT:-150}" "$sanitizer" --tool "$tool" "${extra_flags[@]}" --error-exitcode 9 \
+      GRB_SANITIZER=1 timeout "${GRB_SANITIZER_TIMEOUT:-300}" "$sanitizer" --tool "$tool" "${extra_flags[@]}" --error-exitcode 9 \
         "$test" -tce='*out-of-memory*' > "$log" 2>&1
       code=$?
       errors=$(grep -E '(ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY).*' -o "$log" | tr '\n' ' ')
