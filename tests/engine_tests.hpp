@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "grb/grb.hpp"
@@ -58,6 +59,22 @@ std::vector<Index> pick_sources(const Matrix<T>& graph, std::vector<Index> sourc
   for (Index v : {Index{0}, n / 3, n - 1}) sources.push_back(v);
   const std::set<Index> unique(sources.begin(), sources.end());
   return {unique.begin(), unique.end()};
+}
+
+/// A cpu pattern matrix of n vertices from an edge list (duplicates dropped; with `undirected`,
+/// both directions of every edge).
+inline Matrix<bool> from_edges(Index n, const std::vector<std::pair<Index, Index>>& edges,
+                               bool undirected) {
+  std::set<std::pair<Index, Index>> unique;
+  for (auto [u, v] : edges) {
+    unique.insert({u, v});
+    if (undirected) unique.insert({v, u});
+  }
+  std::vector<Index> rows, cols;
+  for (auto [u, v] : unique) rows.push_back(u), cols.push_back(v);
+  Matrix<bool> graph(n, n, Backend::cpu);
+  graph.build(rows, cols, std::vector<bool>(rows.size(), true));
+  return graph;
 }
 
 }  // namespace grb::test

@@ -33,6 +33,7 @@ using grb::test::pick_sources;
 using grb::Index;
 using grb::Offset;
 
+using grb::test::from_edges;
 using grb::test::sanitizing;
 
 /// The textbook queue BFS over the host CSR: the oracle for every engine's levels.
@@ -53,20 +54,6 @@ std::vector<std::int32_t> textbook_levels(const grb::Matrix<bool>& graph, Index 
     }
   }
   return level;
-}
-
-grb::Matrix<bool> from_edges(Index n, const std::vector<std::pair<Index, Index>>& edges,
-                             bool undirected) {
-  std::set<std::pair<Index, Index>> unique;
-  for (auto [u, v] : edges) {
-    unique.insert({u, v});
-    if (undirected) unique.insert({v, u});
-  }
-  std::vector<Index> rows, cols;
-  for (auto [u, v] : unique) rows.push_back(u), cols.push_back(v);
-  grb::Matrix<bool> graph(n, n, grb::Backend::cpu);
-  graph.build(rows, cols, std::vector<bool>(rows.size(), true));
-  return graph;
 }
 
 struct TestGraph {

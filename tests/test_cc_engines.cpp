@@ -29,21 +29,8 @@ namespace {
 
 using grb::Index;
 
+using grb::test::from_edges;
 using grb::test::sanitizing;
-
-grb::Matrix<bool> from_edges(Index n, const std::vector<std::pair<Index, Index>>& edges,
-                             bool undirected) {
-  std::set<std::pair<Index, Index>> unique;
-  for (auto [u, v] : edges) {
-    unique.insert({u, v});
-    if (undirected) unique.insert({v, u});
-  }
-  std::vector<Index> rows, cols;
-  for (auto [u, v] : unique) rows.push_back(u), cols.push_back(v);
-  grb::Matrix<bool> graph(n, n, grb::Backend::cpu);
-  graph.build(rows, cols, std::vector<bool>(rows.size(), true));
-  return graph;
-}
 
 std::vector<const grb::cc::EngineInfo*> engines_to_test() {
   return grb::test::engines_to_test(grb::cc::engines(), "test_cc_engines");

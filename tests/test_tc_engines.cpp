@@ -27,6 +27,7 @@ namespace {
 using grb::Index;
 using grb::Offset;
 
+using grb::test::from_edges;
 using grb::test::sanitizing;
 
 /// The oracle: triangles u < v < w of the undirected graph A + A' without self loops, by a
@@ -54,20 +55,6 @@ std::uint64_t host_count(const grb::Matrix<bool>& graph) {
           ++triangles;
     }
   return triangles;
-}
-
-grb::Matrix<bool> from_edges(Index n, const std::vector<std::pair<Index, Index>>& edges,
-                             bool undirected) {
-  std::set<std::pair<Index, Index>> unique;
-  for (auto [u, v] : edges) {
-    unique.insert({u, v});
-    if (undirected) unique.insert({v, u});
-  }
-  std::vector<Index> rows, cols;
-  for (auto [u, v] : unique) rows.push_back(u), cols.push_back(v);
-  grb::Matrix<bool> graph(n, n, grb::Backend::cpu);
-  graph.build(rows, cols, std::vector<bool>(rows.size(), true));
-  return graph;
 }
 
 grb::Matrix<bool> complete(Index n) {
