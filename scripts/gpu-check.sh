@@ -3,7 +3,11 @@
 # whole test suite (the cuda cases run there), runs compute-sanitizer's four tools over the GPU
 # test executables on small inputs, optionally a benchmark, and prints a one-screen summary last.
 #
-#   scripts/gpu-check.sh [--full] [--no-sanitizer] [--bench]
+#   scripts/gpu-check.sh [--full] [--no-tests] [--no-sanitizer] [--bench]
+#
+# One device call is limited to 10 minutes, so the steps can be split over calls: --no-tests
+# skips the test suite, GRB_SANITIZER_TOOLS picks the tools (default: all four) and
+# GRB_SANITIZE_TESTS the test executables (default: the cuda and engine tests).
 #
 # The cuda operation tests run thousands of tiny operations (each a few launches): by default
 # they run with GRB_TEST_QUICK=1 (fewer shapes and densities); --full runs every shape.
@@ -17,14 +21,16 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 logs="${OUT:-$root/gpu-check-logs}"
 build="${GRB_GPU_BUILD:-$root/build-gpu}"
 run_sanitizer=1
+run_tests=1
 run_bench=0
 export GRB_TEST_QUICK="${GRB_TEST_QUICK:-1}"
 for argument in "$@"; do
   case "$argument" in
     --full) export GRB_TEST_QUICK=0 ;;
+    --no-tests) run_tests=0 ;;
     --no-sanitizer) run_sanitizer=0 ;;
     --bench) run_bench=1 ;;
-    *) echo "usage: $0 [--full] [--no-sanitizer] [--bench]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--full] [--no-tests] [--no-sanitizer] [--bench]" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$logs"
@@ -53,13 +59,16 @@ fi
 # ---- tests: the doctest executables one by one (their counts go in the summary), then the
 # rest of ctest (command-line and package tests).
 for test in "$build"/tests/test_*; do
+  (( run_tests )) || break
   [[ -x "$test" ]] || continue
   name=$(basename "$test")
   if "$test" > "$logs/$name.log" 2>&1; then verdict=ok; else verdict=FAILED; status=1; fi
   counts=$(grep -E '^\[doctest\] (test cases|assertions)' "$logs/$name.log" | tr -s ' ' | tr '\n' ' ')
   note "  $name ($verdict): $counts"
 done
-if (cd "$build" && ctest --output-on-failure -j 4 -E '^test_' > "$logs/ctest.log" 2>&1); then
+if (( ! run_tests )); then
+  note "tests: skipped (--no-tests)"
+elif (cd "$build" && ctest --output-on-failure -j 4 -E '^test_' > "$logs/ctest.log" 2>&1); then
   note "ctest (cli, consumer): $(grep -E 'tests passed' "$logs/ctest.log" | tail -1)"
 else
   fail "ctest (cli, consumer): $(grep -E 'tests passed|tests failed' "$logs/ctest.log" | tail -1)"
@@ -77,7 +86,11 @@ if (( run_sanitizer )); then
   for engines in bfs sssp cc tc; do
     [[ -x "$build/tests/test_${engines}_engines" ]] && gpu_tests+=("$build/tests/test_${engines}_engines")
   done
-  for tool in memcheck racecheck synccheck initcheck; do
+  if [[ -n "${GRB_SANITIZE_TESTS:-}" ]]; then
+    gpu_tests=()
+    for name in $GRB_SANITIZE_TESTS; do gpu_tests+=("$build/tests/$name"); done
+  fi
+  for tool in ${GRB_SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
     for test in "${gpu_tests[@]}"; do
       name=$(basename "$test")
       log="$logs/sanitize-$tool-$name.log"
