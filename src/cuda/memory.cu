@@ -45,8 +45,9 @@ struct PoolState {
 };
 
 PoolState& pool_state() {
-  static PoolState state;
-  return state;
+  // Never destroyed: arrays freed by other static objects' destructors at exit still ask it.
+  static PoolState* state = new PoolState;
+  return *state;
 }
 
 /// Whether `device` allocates through its (configured) default pool.

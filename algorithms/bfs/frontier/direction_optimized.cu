@@ -31,6 +31,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 #include <vector>
 
 #include "bfs/frontier/bitmap.cuh"
@@ -740,6 +742,16 @@ class MappedReport {
   Report* device_ = nullptr;
 };
 
+/// GRB_CUDA_GRAPHS=0 runs the levels from the host, one launch each (the same kernel). For
+/// compute-sanitizer: its memcheck (CUDA 13.0) fails a while-node body's first launch of a kernel
+/// with "misaligned address" where the kernel was never launched from the host before (the auto
+/// engine's probe on a 4-vertex graph), and racecheck now and then crashes the process; neither
+/// happens outside the sanitizer, and the kernel code checked is the same either way.
+bool graphs_allowed() {
+  const char* setting = std::getenv("GRB_CUDA_GRAPHS");
+  return setting == nullptr || std::string_view(setting) != "0";
+}
+
 /// A graph of one while-node whose body is the level kernel; the kernel ends the loop.
 class LevelLoop {
  public:
@@ -848,8 +860,9 @@ class DirectionOptimized final : public Engine {
     grid_ = std::max(1u, std::min(unsigned(processors * std::max(per_processor, 1)),
                                   blocks_for(work * 32, block)));
     start_grid_ = std::max(1u, std::min(unsigned(processors * 8), blocks_for(n, block)));
-    has_loop_ = loop_.build(search_, grid_);
+    // The arrays above are allocated stream-ordered: they exist before the graph is built.
     check_cuda(cudaDeviceSynchronize(), "prepare");
+    has_loop_ = graphs_allowed() && loop_.build(search_, grid_);
     prepared_ = true;
   }
 
