@@ -151,6 +151,9 @@ class SingleBlock final : public DeviceEngine {
                                     static_cast<int>(shared_bytes())),
                "cudaFuncSetAttribute");
     report_ = detail::Array<Report>(1, Backend::cuda);
+    // The whole report is copied back after each launch, level slots not yet written included:
+    // zeroed once, so no copy reads uninitialized memory (compute-sanitizer's initcheck).
+    check_cuda(cudaMemset(report_.data(), 0, sizeof(Report)), "cudaMemset(report)");
   }
   std::size_t engine_bytes() const override { return sizeof(Report); }
   std::size_t shared_bytes() const { return 2 * std::size_t(capacity_) * sizeof(Index); }
