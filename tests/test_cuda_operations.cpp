@@ -446,6 +446,8 @@ TEST_CASE("cuda matrix operations match the cpu") {
     const auto mask = random_matrix<bool>({shape.nrows, shape.ncols, 0.5, false}, rng);
     const Shape square{shape.ncols, shape.ncols, shape.density, shape.celebrity};
     const auto c = random_matrix<double>(square, rng);
+    grb::Matrix<double> c_t(square.ncols, square.nrows, Backend::cpu);
+    grb::transpose(c_t, grb::no_mask, grb::no_accum, c);
     for (const MaskKind& kind : mask_kinds) {
       const auto desc = descriptor_for(kind);
       auto run = [&](int line, auto operation) {
@@ -474,6 +476,22 @@ TEST_CASE("cuda matrix operations match the cpu") {
       run(__LINE__, [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
         grb::mxm(w, m, grb::plus<double>{}, grb::min_plus<double>{}, on(a, be), on(c, be), d);
       });
+      // mxm's pull strategy (masked dot products; push where the mask is complemented or absent),
+      // a positional multiply and a transposed B included.
+      for (bool transposed : {false, true}) {
+        grb::Descriptor pull = desc;
+        pull.strategy = grb::MxvStrategy::pull;
+        pull.transpose_second = transposed;
+        const auto& right = transposed ? c_t : c;
+        differential(old, &mask, kind, pull,
+                     [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+                       grb::mxm(w, m, grb::no_accum, grb::plus_times<double>{}, on(a, be), on(right, be), d);
+                     });
+        differential(old, &mask, kind, pull,
+                     [&](auto& w, const auto& m, const grb::Descriptor& d, Backend be) {
+                       grb::mxm(w, m, grb::max<double>{}, grb::min_secondi<double>{}, on(a, be), on(right, be), d);
+                     });
+      }
       std::vector<Index> rows, cols;
       for (Index i = 0; i < shape.nrows; i += 2) rows.push_back(shape.nrows - 1 - i);
       for (Index j = 0; j < shape.ncols; j += 3) cols.push_back(j);

@@ -9,11 +9,14 @@
 
 namespace grb {
 
-/// How mxv/vxm traverse the matrix (a hint; the cpu backend and `automatic` choose themselves).
+/// How mxv/vxm (and mxm) traverse the matrix (a hint; the cpu backend and `automatic` choose
+/// themselves).
 enum class MxvStrategy {
   automatic,  // direction optimization from the input's nvals and the mask's density
-  push,       // expand the sparse input vector over the matrix rows it selects (SpMSpV)
-  pull,       // a masked dot product per output entry, stopping early for lor/any monoids
+  push,       // expand the sparse input vector over the matrix rows it selects (SpMSpV); mxm:
+              // expand every product, sort, reduce
+  pull,       // a masked dot product per output entry, stopping early for lor/any monoids; mxm:
+              // one per entry of a mask that is not complemented
   cusparse,   // cusparseSpMV (plus_times on float/double only; cuda backend)
 };
 
