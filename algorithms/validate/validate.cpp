@@ -136,6 +136,22 @@ std::vector<std::uint8_t> reachable_from(const Csr<T>& csr, Index source) {
   return reach(csr, source, [](Index, Offset, Index) { return true; });
 }
 
+/// The first vertex whose parent disagrees with being reached: a reached vertex without a parent,
+/// or an unreached one with one. `state(v)` says how v stands ("level 3", "distance inf").
+template <class Reached, class State>
+std::string parent_presence_problem(Index n, std::span<const Index> parent, Reached reached,
+                                    State state) {
+  return first_problem(n, [&](Index begin, Index end) -> std::string {
+    for (Index v = begin; v < end; ++v) {
+      if (!reached(v) && parent[v] != no_index)
+        return "vertex " + str(v) + ": " + state(v) + " but has parent " + str(parent[v]);
+      if (reached(v) && parent[v] == no_index)
+        return "vertex " + str(v) + ": " + state(v) + " but no parent";
+    }
+    return {};
+  });
+}
+
 /// Checks that `parent` is a forest of in-range parents with a single root, `source`: every
 /// vertex with a parent reaches the source by following parents, without a cycle. Returns the
 /// first problem in words, or an empty string.
@@ -208,15 +224,12 @@ Result bfs(const Matrix<T>& a, Index source, std::span<const std::int32_t> level
   if (!problem.empty()) return failure(problem);
 
   if (!parent.empty()) {
-    problem = first_problem(n, [&](Index begin, Index end) -> std::string {
-      for (Index v = begin; v < end; ++v) {
-        if (level[v] == unreached_level && parent[v] != no_index)
-          return "vertex " + str(v) + ": unreached (level -1) but has parent " + str(parent[v]);
-        if (level[v] != unreached_level && parent[v] == no_index)
-          return "vertex " + str(v) + ": level " + str(level[v]) + " but no parent";
-      }
-      return {};
-    });
+    problem = parent_presence_problem(
+        n, parent, [&](Index v) { return level[v] != unreached_level; },
+        [&](Index v) {
+          return level[v] == unreached_level ? std::string("unreached (level -1)")
+                                             : "level " + str(level[v]);
+        });
     if (problem.empty()) problem = parent_tree_problem(parent, source);
     if (problem.empty())
       problem = first_problem(n, [&](Index begin, Index end) -> std::string {
@@ -364,15 +377,12 @@ Result sssp(const Matrix<T>& a, Index source, std::span<const double> distance,
   if (!problem.empty()) return failure(problem);
 
   if (!parent.empty()) {
-    problem = first_problem(n, [&](Index begin, Index end) -> std::string {
-      for (Index v = begin; v < end; ++v) {
-        if (std::isinf(distance[v]) && parent[v] != no_index)
-          return "vertex " + str(v) + ": distance inf but has parent " + str(parent[v]);
-        if (!std::isinf(distance[v]) && parent[v] == no_index)
-          return "vertex " + str(v) + ": distance " + number(distance[v]) + " but no parent";
-      }
-      return {};
-    });
+    problem = parent_presence_problem(
+        n, parent, [&](Index v) { return !std::isinf(distance[v]); },
+        [&](Index v) {
+          return std::isinf(distance[v]) ? std::string("distance inf")
+                                         : "distance " + number(distance[v]);
+        });
     if (problem.empty()) problem = parent_tree_problem(parent, source);
     if (problem.empty())
       problem = first_problem(n, [&](Index begin, Index end) -> std::string {
