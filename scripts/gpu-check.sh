@@ -6,7 +6,8 @@
 #   scripts/gpu-check.sh [--full] [--no-tests] [--no-sanitizer] [--bench]
 #
 # One device call is limited to 10 minutes, so the steps can be split over calls: --no-tests
-# skips the test suite, GRB_SANITIZER_TOOLS picks the tools (default: all four) and
+# skips the test suite, GRB_SANITIZER_TOOLS picks the tools (default: all four), GRB_SANITIZE_ENGINES
+# the engines of the engine tests (default: all) and
 # GRB_SANITIZE_TESTS the test executables (default: the cuda and engine tests). All four tools
 # over every GPU test take about 25 minutes on the H100 machine's 16 cores: one tool per call.
 #
@@ -95,7 +96,11 @@ if (( run_sanitizer )); then
   add_job() { echo "$*" >> "$jobs_file"; }  # tool test engines|all shard|- [doctest filters]
   cuda_engines=$("$build/apps/grb" engines 2>/dev/null |
                  awk 'BEGIN { s = 0 } /^$/ { s++ } $2 == "cuda" { print s, $1 }')
-  engines_of() { awk -v s="$1" '$1 == s { print $2 }' <<< "$cuda_engines"; }
+  # GRB_SANITIZE_ENGINES="a b" limits the engine-test jobs to those engines (default: all).
+  engines_of() {
+    awk -v s="$1" -v only=" ${GRB_SANITIZE_ENGINES:-} " \
+      '$1 == s && (only == "  " || index(only, " " $2 " ")) { print $2 }' <<< "$cuda_engines"
+  }
   for tool in ${GRB_SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
     shards=3; [[ $tool == racecheck ]] && shards=6
     for name in ${GRB_SANITIZE_TESTS:-$(cd "$build/tests" && ls test_cuda_* test_*_engines 2>/dev/null)}; do
