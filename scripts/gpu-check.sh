@@ -81,7 +81,7 @@ fi
 # GRB_SANITIZER_JOBS at a time, default: the number of cores): one sanitized process of a whole
 # test binary takes up to 20 minutes under racecheck, so the binaries are split: the engine tests
 # per engine (GRB_TEST_ENGINES), the long mxv loop of test_cuda_operations in shards
-# (GRB_TEST_SHARD), the linear-algebra SSSP engines per test case.
+# (GRB_TEST_SHARD), the SSSP engines per test case.
 # - GRB_SANITIZER=1 shrinks the test graphs where a test supports it.
 # - GRB_CUDA_GRAPHS=0: direction-optimized launches its level kernel from the host (the sanitizer
 #   mishandles kernels first launched from a graph's while-node; see direction_optimized.cu).
@@ -112,11 +112,9 @@ if (( run_sanitizer )); then
         test_bfs_engines) for e in $(engines_of 0); do add_job "$tool $name $e -"; done ;;
         test_sssp_engines)
           for e in $(engines_of 1); do
-            if [[ $e == bellman-ford || $e == delta-stepping ]]; then
-              for cases in '*hand-made*' '*generated*' '*delta*' '*real*,*table*,*reject*'; do
-                add_job "$tool $name $e - -tc=$cases"
-              done
-            else add_job "$tool $name $e -"; fi
+            for cases in '*hand-made*' '*generated*' '*delta*' '*real*' '*table*,*reject*'; do
+              add_job "$tool $name $e - -tc=$cases"
+            done
           done ;;
         *) add_job "$tool $name all -" ;;
       esac
