@@ -8,7 +8,7 @@
 # One device call is limited to 10 minutes, so the steps can be split over calls: --no-tests
 # skips the test suite, GRB_SANITIZER_TOOLS picks the tools (default: all four), GRB_SANITIZE_ENGINES
 # the engines of the engine tests (default: all) and
-# GRB_SANITIZE_TESTS the test executables (default: the cuda and engine tests). All four tools
+# GRB_SANITIZE_TESTS the test executables (default: the cuda, engine and validator tests). All four tools
 # over every GPU test take about 25 minutes on the H100 machine's 16 cores: one tool per call.
 #
 # The cuda operation tests run thousands of tiny operations (each a few launches): by default
@@ -103,7 +103,7 @@ if (( run_sanitizer )); then
   }
   for tool in ${GRB_SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
     shards=3; [[ $tool == racecheck ]] && shards=6
-    for name in ${GRB_SANITIZE_TESTS:-$(cd "$build/tests" && ls test_cuda_* test_*_engines 2>/dev/null)}; do
+    for name in ${GRB_SANITIZE_TESTS:-$(cd "$build/tests" && ls test_cuda_* test_*_engines test_validate 2>/dev/null)}; do
       [[ -x "$build/tests/$name" ]] || continue
       case "$name" in
         test_cuda_operations)

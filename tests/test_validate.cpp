@@ -1,5 +1,7 @@
 // The BFS, SSSP and CC validators: textbook answers on hand-made graphs pass, and every kind of
-// corrupted answer fails with a message naming what is wrong.
+// corrupted answer fails with a message naming what is wrong. Where a GPU is present, every BFS
+// and SSSP answer checked here is also checked by the device validators (validate/on_device.hpp)
+// on a cuda copy of the graph, which must give the same result, message included.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include <grb/grb.hpp>
 
 #include "support.hpp"
+#include "validate/on_device.hpp"
 #include "validate/validate.hpp"
 
 namespace {
@@ -119,6 +122,40 @@ std::vector<Index> textbook_components(Index n, const std::vector<Edge>& edges) 
   return label;
 }
 
+/// validate::bfs, and where a GPU is present validate::bfs_on_device on a cuda copy of `a`,
+/// which must agree exactly.
+template <class T>
+validate::Result bfs_checked(const grb::Matrix<T>& a, Index source,
+                             std::span<const std::int32_t> level, std::span<const Index> parent) {
+  validate::Result host = validate::bfs(a, source, level, parent);
+#if GRB_WITH_CUDA
+  if (grb::cuda_available()) {
+    const validate::Result device =
+        validate::bfs_on_device(a.to(grb::Backend::cuda), source, level, parent);
+    CHECK(device.ok == host.ok);
+    CHECK(device.message == host.message);
+  }
+#endif
+  return host;
+}
+
+/// validate::sssp, and where a GPU is present validate::sssp_on_device, which must agree.
+template <class T>
+validate::Result sssp_checked(const grb::Matrix<T>& a, Index source,
+                              std::span<const double> distance, std::span<const Index> parent = {},
+                              double tolerance = 1e-9) {
+  validate::Result host = validate::sssp(a, source, distance, parent, tolerance);
+#if GRB_WITH_CUDA
+  if (grb::cuda_available()) {
+    const validate::Result device =
+        validate::sssp_on_device(a.to(grb::Backend::cuda), source, distance, parent, tolerance);
+    CHECK(device.ok == host.ok);
+    CHECK(device.message == host.message);
+  }
+#endif
+  return host;
+}
+
 /// Fails the check unless the validator rejects with a message containing `words`.
 void check_rejected(const validate::Result& result, const std::string& words) {
   CHECK_FALSE(result.ok);
@@ -140,12 +177,12 @@ TEST_CASE_TEMPLATE("bfs validator accepts textbook searches", T, bool, std::int3
   for (Index source = 0; source < bfs_n; ++source) {
     CAPTURE(source);
     const Search s = textbook_bfs(bfs_n, bfs_edges, source);
-    const auto with_parents = validate::bfs(a, source, std::span<const std::int32_t>(s.level),
+    const auto with_parents = bfs_checked(a, source, std::span<const std::int32_t>(s.level),
                                             std::span<const Index>(s.parent));
     INFO(with_parents.message);
     CHECK(with_parents.ok);
     CHECK(with_parents.message.empty());
-    CHECK(validate::bfs(a, source, std::span<const std::int32_t>(s.level), {}).ok);
+    CHECK(bfs_checked(a, source, std::span<const std::int32_t>(s.level), {}).ok);
   }
 }
 
@@ -153,7 +190,7 @@ TEST_CASE("bfs validator works on every backend's matrix") {
   const Search s = textbook_bfs(bfs_n, bfs_edges, 0);
   GRB_FOR_EACH_BACKEND(backend) {
     const auto a = matrix<bool>(bfs_n, bfs_edges, backend);
-    CHECK(validate::bfs(a, 0, std::span<const std::int32_t>(s.level),
+    CHECK(bfs_checked(a, 0, std::span<const std::int32_t>(s.level),
                         std::span<const Index>(s.parent))
               .ok);
   }
@@ -164,11 +201,11 @@ TEST_CASE("bfs validator rejects every kind of wrong search") {
   const Search good = textbook_bfs(bfs_n, bfs_edges, 0);
   REQUIRE(good.level == std::vector<std::int32_t>{0, 1, 1, 2, 3, 4, -1, -1});
   const auto run = [&](const Search& s, Index source = 0) {
-    return validate::bfs(a, source, std::span<const std::int32_t>(s.level),
+    return bfs_checked(a, source, std::span<const std::int32_t>(s.level),
                          std::span<const Index>(s.parent));
   };
   const auto run_levels = [&](const std::vector<std::int32_t>& level) {
-    return validate::bfs(a, 0, std::span<const std::int32_t>(level), {});
+    return bfs_checked(a, 0, std::span<const std::int32_t>(level), {});
   };
 
   SUBCASE("wrong sizes and source") {
@@ -179,7 +216,7 @@ TEST_CASE("bfs validator rejects every kind of wrong search") {
     s.parent.push_back(0);
     check_rejected(run(s), "parent has 9 entries");
     check_rejected(run(good, 8), "source 8 outside");
-    check_rejected(validate::bfs(matrix<bool>(3, {{0, 1}}), 0, std::span<const std::int32_t>(good.level),
+    check_rejected(bfs_checked(matrix<bool>(3, {{0, 1}}), 0, std::span<const std::int32_t>(good.level),
                                  std::span<const Index>{}),
                    "level has 8 entries");
   }
@@ -207,7 +244,7 @@ TEST_CASE("bfs validator rejects every kind of wrong search") {
     const std::vector<Edge> path{{0, 1}, {1, 2}};
     const auto p = matrix<bool>(3, path);
     const std::vector<std::int32_t> level{0, 1, 1};
-    check_rejected(validate::bfs(p, 0, std::span<const std::int32_t>(level), {}),
+    check_rejected(bfs_checked(p, 0, std::span<const std::int32_t>(level), {}),
                    "vertex 2: level 1 but no in-neighbour has level 0");
   }
   SUBCASE("level too large: an edge skips a level") {
@@ -264,11 +301,11 @@ TEST_CASE_TEMPLATE("sssp validator accepts textbook shortest paths", T, std::int
   for (Index source = 0; source < sssp_n; ++source) {
     CAPTURE(source);
     const Paths p = textbook_dijkstra(sssp_n, sssp_edges, source);
-    const auto result = validate::sssp(a, source, std::span<const double>(p.distance),
+    const auto result = sssp_checked(a, source, std::span<const double>(p.distance),
                                        std::span<const Index>(p.parent));
     INFO(result.message);
     CHECK(result.ok);
-    CHECK(validate::sssp(a, source, std::span<const double>(p.distance)).ok);
+    CHECK(sssp_checked(a, source, std::span<const double>(p.distance)).ok);
   }
 }
 
@@ -278,7 +315,7 @@ TEST_CASE("sssp validator: unit weights of a bool matrix, and every backend") {
   for (Index v = 0; v < bfs_n; ++v) distance[v] = s.level[v] < 0 ? inf : s.level[v];
   GRB_FOR_EACH_BACKEND(backend) {
     const auto a = matrix<bool>(bfs_n, bfs_edges, backend);
-    CHECK(validate::sssp(a, 0, std::span<const double>(distance), std::span<const Index>(s.parent)).ok);
+    CHECK(sssp_checked(a, 0, std::span<const double>(distance), std::span<const Index>(s.parent)).ok);
   }
 }
 
@@ -287,11 +324,11 @@ TEST_CASE("sssp validator rejects every kind of wrong distance") {
   const Paths good = textbook_dijkstra(sssp_n, sssp_edges, 0);
   REQUIRE(good.distance == std::vector<double>{0, 3, 1, 4, 7, inf, inf});
   const auto run = [&](const Paths& p, Index source = 0) {
-    return validate::sssp(a, source, std::span<const double>(p.distance),
+    return sssp_checked(a, source, std::span<const double>(p.distance),
                           std::span<const Index>(p.parent));
   };
   const auto run_distances = [&](const std::vector<double>& distance) {
-    return validate::sssp(a, 0, std::span<const double>(distance));
+    return sssp_checked(a, 0, std::span<const double>(distance));
   };
 
   SUBCASE("within tolerance passes, beyond it fails") {
@@ -299,7 +336,7 @@ TEST_CASE("sssp validator rejects every kind of wrong distance") {
     p.distance[3] = 4 + 1e-12;
     CHECK(run(p).ok);
     p.distance[3] = 4 + 1e-6;
-    CHECK(validate::sssp(a, 0, std::span<const double>(p.distance), std::span<const Index>(p.parent), 1e-5).ok);
+    CHECK(sssp_checked(a, 0, std::span<const double>(p.distance), std::span<const Index>(p.parent), 1e-5).ok);
     CHECK_FALSE(run(p).ok);
   }
   SUBCASE("wrong sizes and source") {
@@ -328,12 +365,12 @@ TEST_CASE("sssp validator rejects every kind of wrong distance") {
     const std::vector<Edge> edges{{0, 1, 1}, {1, 2, 0}, {2, 1, 0}};
     const auto z = matrix<double>(3, edges);
     const Paths truth = textbook_dijkstra(3, edges, 0);
-    CHECK(validate::sssp(z, 0, std::span<const double>(truth.distance), std::span<const Index>(truth.parent)).ok);
+    CHECK(sssp_checked(z, 0, std::span<const double>(truth.distance), std::span<const Index>(truth.parent)).ok);
     const std::vector<double> distance{0, 0.5, 0.5};
-    check_rejected(validate::sssp(z, 0, std::span<const double>(distance)),
+    check_rejected(sssp_checked(z, 0, std::span<const double>(distance)),
                    "is not the length of any path from source 0");
     const std::vector<Index> cycle{0, 2, 1};
-    check_rejected(validate::sssp(z, 0, std::span<const double>(truth.distance), std::span<const Index>(cycle)), "cycle");
+    check_rejected(sssp_checked(z, 0, std::span<const double>(truth.distance), std::span<const Index>(cycle)), "cycle");
   }
   SUBCASE("reachability: inf exactly where unreachable") {
     std::vector<double> distance = good.distance;
@@ -426,11 +463,11 @@ TEST_CASE("validators split large graphs over the cores and name the first probl
   const auto a = matrix<double>(n, edges);
   const Search good = textbook_bfs(n, edges, 0);
   const auto bfs_run = [&](const Search& s) {
-    return validate::bfs(a, 0, std::span<const std::int32_t>(s.level),
+    return bfs_checked(a, 0, std::span<const std::int32_t>(s.level),
                          std::span<const Index>(s.parent));
   };
   CHECK(bfs_run(good).ok);
-  CHECK(validate::bfs(a, 0, std::span<const std::int32_t>(good.level), {}).ok);
+  CHECK(bfs_checked(a, 0, std::span<const std::int32_t>(good.level), {}).ok);
 
   // Two bad vertices in different ranges: the lower one is named, as a sequential scan would.
   Search two_bad = good;
@@ -441,12 +478,12 @@ TEST_CASE("validators split large graphs over the cores and name the first probl
   const Index far = n - 7;
   REQUIRE(missing[far] > 0);
   missing[far] = -1;
-  check_rejected(validate::bfs(a, 0, std::span<const std::int32_t>(missing), {}),
+  check_rejected(bfs_checked(a, 0, std::span<const std::int32_t>(missing), {}),
                  "vertex " + std::to_string(far) + " is reachable from source 0 but unreached");
 
   const Paths paths = textbook_dijkstra(n, edges, 0);
   const auto sssp_run = [&](const std::vector<double>& distance) {
-    return validate::sssp(a, 0, std::span<const double>(distance),
+    return sssp_checked(a, 0, std::span<const double>(distance),
                           std::span<const Index>(paths.parent));
   };
   CHECK(sssp_run(paths.distance).ok);

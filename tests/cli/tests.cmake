@@ -123,11 +123,13 @@ set_tests_properties(cli_bfs_converted PROPERTIES FIXTURES_REQUIRED karate_grb)
 # output block on stdout; a misspelt engine fails before the long steps.
 grb_cli_test(help_graph500 0 STDOUT=Usage: -- graph500 --help)
 grb_cli_test(graph500_cpu 0
-             "STDOUT=SCALE: 10\nedgefactor: 16\nNBFS: 8\n.*bfs  harmonic_mean_TEPS: [0-9].*sssp harmonic_mean_TEPS: [0-9].*validation: passed"
+             "STDOUT=SCALE: 10\nedgefactor: 16\nNBFS: 8\n.*bfs  harmonic_mean_TEPS: [0-9].*sssp harmonic_mean_TEPS: [0-9].*validated_on: host\nvalidation: passed"
              -- graph500 --scale 10 --roots 8 --backend cpu)
 grb_cli_test(graph500_bad_engine 1 "STDERR=no BFS engine 'nonesuch'" --
              graph500 --scale 4 --backend cpu --bfs-engine nonesuch)
 grb_cli_test(graph500_no_scale 2 -- graph500)
+grb_cli_test(graph500_device_validation_on_cpu 1 "STDERR=--validation device needs the cuda backend"
+             -- graph500 --scale 4 --backend cpu --validation device)
 
 # grb bench: every run validated; a table per graph and engine; a named engine or algorithm that
 # does not exist is an error, not an empty benchmark.
