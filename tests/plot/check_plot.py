@@ -1,5 +1,6 @@
 """benchmarks/plot on real `grb bench --quick` output: the three PNGs exist, are PNG files and
-are not empty; every benchmark record is validated. Exits 77 (the test's SKIP_RETURN_CODE)
+are not empty; every benchmark record is validated. Then on two `grb graph500 --json` records
+(scales 8 and 9): graph500.png. Exits 77 (the test's SKIP_RETURN_CODE)
 where matplotlib is missing.
 
     python3 check_plot.py GRB PLOT WORK_DIR
@@ -17,6 +18,37 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 def fail(message):
     print("check_plot: " + message, file=sys.stderr)
     sys.exit(1)
+
+
+def check_png(path):
+    if not os.path.exists(path):
+        fail(f"{path} was not written")
+    with open(path, "rb") as image:
+        content = image.read()
+    if len(content) <= len(PNG_MAGIC) or not content.startswith(PNG_MAGIC):
+        fail(f"{path} is empty or not a PNG ({len(content)} bytes)")
+
+
+def check_graph500(grb, plot, work):
+    records = []
+    for scale in (8, 9):
+        record = os.path.join(work, f"graph500-{scale}.json")
+        run = subprocess.run([grb, "graph500", "--scale", str(scale), "--roots", "4", "--backend",
+                              "cpu", "--json", record], capture_output=True, text=True)
+        if run.returncode != 0:
+            fail(f"grb graph500 exited {run.returncode}: {run.stderr}")
+        records.append(record)
+    images = os.path.join(work, "png-graph500")
+    path = os.path.join(images, "graph500.png")
+    if os.path.exists(path):
+        os.remove(path)
+    drawn = subprocess.run([sys.executable, plot, *records, "--output", images],
+                           capture_output=True, text=True)
+    if drawn.returncode != 0:
+        fail(f"plot exited {drawn.returncode} on graph500 records: {drawn.stderr}")
+    check_png(path)
+    if os.path.exists(os.path.join(images, "gteps.png")):
+        fail("gteps.png drawn from graph500 records alone")
 
 
 def main():
@@ -53,14 +85,10 @@ def main():
     if drawn.returncode != 0:
         fail(f"plot exited {drawn.returncode}: {drawn.stderr}")
     for name in ("gteps.png", "levels.png", "scale.png"):
-        path = os.path.join(images, name)
-        if not os.path.exists(path):
-            fail(f"{path} was not written")
-        with open(path, "rb") as image:
-            content = image.read()
-        if len(content) <= len(PNG_MAGIC) or not content.startswith(PNG_MAGIC):
-            fail(f"{path} is empty or not a PNG ({len(content)} bytes)")
-    print(f"check_plot: {len(parsed)} records; gteps.png, levels.png, scale.png drawn")
+        check_png(os.path.join(images, name))
+    check_graph500(grb, plot, work)
+    print(f"check_plot: {len(parsed)} records; gteps.png, levels.png, scale.png drawn; "
+          "graph500.png from two graph500 records")
     return 0
 
 
