@@ -1,8 +1,10 @@
 // What the tests share: the backends to run on, and where the test graphs are.
 #pragma once
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,18 @@ inline std::string backend_summary() {
   else summary += " (cuda cases SKIPPED: " +
                   std::string(GRB_WITH_CUDA ? "no GPU on this machine" : "built without CUDA") + ")";
   return summary;
+}
+
+/// GRB_TEST_SHARD=k/n keeps only the k-th of n parts of a long loop (items k, k + n, ...; k from
+/// 0), so that compute-sanitizer's slow tools can take the parts in parallel processes.
+inline bool in_shard(std::size_t item) {
+  const char* setting = std::getenv("GRB_TEST_SHARD");
+  if (setting == nullptr || *setting == '\0') return true;
+  unsigned part = 0, parts = 1;
+  if (std::sscanf(setting, "%u/%u", &part, &parts) != 2 || parts == 0 || part >= parts)
+    throw std::invalid_argument("GRB_TEST_SHARD must be k/n with k < n, not '" +
+                                std::string(setting) + "'");
+  return item % parts == part;
 }
 
 /// The test graphs: $GRB_DATA_DIR, else ../shared/data beside the source tree.

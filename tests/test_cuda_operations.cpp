@@ -27,16 +27,7 @@ bool skip_without_cuda() {
   return true;
 }
 
-/// GRB_TEST_SHARD=k/n runs only the k-th of n parts of the long mxv loop (k from 0), so that
-/// compute-sanitizer's slow tools can take the parts in parallel processes.
-bool in_shard(std::size_t item) {
-  const char* setting = std::getenv("GRB_TEST_SHARD");
-  if (setting == nullptr || *setting == '\0') return true;
-  unsigned part = 0, parts = 1;
-  if (std::sscanf(setting, "%u/%u", &part, &parts) != 2 || parts == 0 || part >= parts)
-    FAIL("GRB_TEST_SHARD must be k/n with k < n, not '" << setting << "'");
-  return item % parts == part;
-}
+using grb::test::in_shard;  // the long mxv loop is split by GRB_TEST_SHARD
 
 struct Shape {
   Index nrows, ncols;

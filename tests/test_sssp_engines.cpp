@@ -12,7 +12,7 @@
 // rounded sum. Dijkstra computes the same value (fl(d + w) >= d keeps its order valid), so an
 // engine that differs in the last bit has stopped early or relaxed an edge wrongly.
 // Under compute-sanitizer (GRB_SANITIZER=1) the graphs are smaller; GRB_TEST_ENGINES=a,b limits
-// the engines.
+// the engines, GRB_TEST_SHARD=k/n the (engine, graph) pairs.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -101,9 +101,12 @@ grb::Matrix<double> on(const grb::sssp::EngineInfo& info, const grb::Matrix<doub
 }
 
 /// Runs `engine` from every source of `graph` (with each delta given, 0 = the default) and
-/// checks distances against Dijkstra and parents with the validator.
+/// checks distances against Dijkstra and parents with the validator. Under GRB_TEST_SHARD=k/n
+/// only every n-th call runs (the linear-algebra engines need minutes under racecheck).
 void check_engine(const grb::sssp::EngineInfo& info, const TestGraph& graph,
                   const std::vector<double>& deltas = {0}) {
+  static std::size_t calls = 0;
+  if (!grb::test::in_shard(calls++)) return;
   INFO("engine " << info.name << " (" << grb::to_string(info.backend) << ") on " << graph.name);
   auto engine = info.make();
   engine->prepare(on(info, graph.matrix));
