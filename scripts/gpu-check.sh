@@ -47,8 +47,9 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > 
 
 # ---- build
 start=$(date +%s)
+# GRB_COMMIT names the commit recorded with benchmark results (the device's copy has no .git).
 if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-     -DGRB_CUDA=ON > "$logs/configure.log" 2>&1 &&
+     -DGRB_CUDA=ON ${GRB_COMMIT:+-DGRB_COMMIT="$GRB_COMMIT"} > "$logs/configure.log" 2>&1 &&
    cmake --build "$build" -j "$(nproc)" > "$logs/build.log" 2>&1; then
   note "build: ok ($(( $(date +%s) - start )) s)"
 else

@@ -306,6 +306,7 @@ void print_sssp_report(const Report& r) {
             << "bfs_engine: " << r.bfs_engine << "\n"
             << "sssp_engine: " << r.sssp_engine << "\n"
             << "device: " << r.device << "\n"
+            << "commit: " << GRB_COMMIT << "\n"
             << "peak_device_memory: "
             << std::max({r.peak_generation, r.peak_construction, r.peak_bfs, r.peak_sssp})
             << "\n"
@@ -334,6 +335,7 @@ void write_json(const std::string& path, const Report& r) {
       {"bfs_engine", r.bfs_engine},
       {"sssp_engine", r.sssp_engine},
       {"device", r.device},
+      {"commit", GRB_COMMIT},
       {"peak_device_memory",
        {{"generation", r.peak_generation},
         {"construction", r.peak_construction},
