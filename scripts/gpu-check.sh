@@ -8,7 +8,8 @@
 # One device call is limited to 10 minutes, so the steps can be split over calls: --no-tests
 # skips the test suite, GRB_SANITIZER_TOOLS picks the tools (default: all four), GRB_SANITIZE_ENGINES
 # the engines of the engine tests (default: all) and
-# GRB_SANITIZE_TESTS the test executables (default: the cuda, engine and validator tests). All four tools
+# GRB_SANITIZE_TESTS the test executables (default: the cuda, engine and validator tests),
+# GRB_SANITIZE_CASES the SSSP engine test cases (doctest patterns, e.g. '*real*'). All four tools
 # over every GPU test take about 25 minutes on the H100 machine's 16 cores: one tool per call.
 #
 # The cuda operation tests run thousands of tiny operations (each a few launches): by default
@@ -102,6 +103,8 @@ if (( run_sanitizer )); then
     awk -v s="$1" -v only=" ${GRB_SANITIZE_ENGINES:-} " \
       '$1 == s && (only == "  " || index(only, " " $2 " ")) { print $2 }' <<< "$cuda_engines"
   }
+  sssp_cases=('*hand-made*' '*generated*' '*delta*' '*real*' '*table*,*reject*')
+  [[ -n "${GRB_SANITIZE_CASES:-}" ]] && read -r -a sssp_cases <<< "$GRB_SANITIZE_CASES"
   for tool in ${GRB_SANITIZER_TOOLS:-memcheck racecheck synccheck initcheck}; do
     shards=3; [[ $tool == racecheck ]] && shards=6
     for name in ${GRB_SANITIZE_TESTS:-$(cd "$build/tests" && ls test_cuda_* test_*_engines test_validate 2>/dev/null)}; do
@@ -115,7 +118,7 @@ if (( run_sanitizer )); then
           # The linear-algebra engines' cases in 3 shards each: some need 10 minutes whole.
           for e in $(engines_of 1); do
             shards_of_case=-; [[ $e == bellman-ford || $e == delta-stepping ]] && shards_of_case="0/3 1/3 2/3"
-            for cases in '*hand-made*' '*generated*' '*delta*' '*real*' '*table*,*reject*'; do
+            for cases in "${sssp_cases[@]}"; do
               for shard in $shards_of_case; do add_job "$tool $name $e $shard -tc=$cases"; done
             done
           done ;;
