@@ -105,13 +105,16 @@ __global__ void cast_dense_kernel(Index size, const Z* t_values, const std::uint
   GRB_GRID_STRIDE_LOOP(i, size) values[i] = t_present[i] ? static_cast<W>(t_values[i]) : W{};
 }
 
-/// w<mask, replace> = accum(w, t) with t dense.
+/// w<mask, replace> = accum(w, t) with t dense. `t_within_mask`: the operation left T's entries
+/// only where the mask allows (mxv, vxm), so that with replace the result is T itself.
 template <class W, class M, class Accum, class Z>
 void write_back(Vector<W>& w, const VectorMaskView<M>& mask, const Accum& accum,
-                DenseResult<Z>&& t, const Descriptor& desc) {
+                DenseResult<Z>&& t, const Descriptor& desc, bool t_within_mask = false) {
   const Index n = w.size();
-  if (mask.everything && !mask.complement && !has_accum<Accum>) {
-    // The result is T itself: no merge with the old output.
+  const bool unmasked = mask.everything && !mask.complement;
+  if (!has_accum<Accum> && (unmasked || (desc.replace && t_within_mask))) {
+    // The result is T itself: no merge with the old output (a BFS level's masked vxm with
+    // replace lands here, so its O(n) result is adopted, not copied).
     const Index t_nvals = count_entries(t.present.data(), n);
     Vector<W> result(n, Backend::cuda);
     if constexpr (std::is_same_v<W, Z>) {
