@@ -16,7 +16,8 @@
 # they run with GRB_TEST_QUICK=1 (fewer shapes and densities); --full runs every shape.
 #
 # Logs go to $OUT (or ./gpu-check-logs); the exit status is nonzero when any step failed.
-# GRB_GPU_BUILD names the build folder (default build-gpu): use a fresh one on a machine that
+# GRB_BUILD_TARGETS builds only those targets (e.g. "test_sssp_engines grb_command" for a sanitizer
+# call that needs no more). GRB_GPU_BUILD names the build folder (default build-gpu): use a fresh one on a machine that
 # was kept warm, whose clock may make stale objects look newer than the sources copied in.
 set -uo pipefail
 
@@ -51,7 +52,8 @@ start=$(date +%s)
 # GRB_COMMIT names the commit recorded with benchmark results (the device's copy has no .git).
 if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
      -DGRB_CUDA=ON ${GRB_COMMIT:+-DGRB_COMMIT="$GRB_COMMIT"} > "$logs/configure.log" 2>&1 &&
-   cmake --build "$build" -j "$(nproc)" > "$logs/build.log" 2>&1; then
+   cmake --build "$build" -j "$(nproc)" ${GRB_BUILD_TARGETS:+--target $GRB_BUILD_TARGETS} \
+     > "$logs/build.log" 2>&1; then
   note "build: ok ($(( $(date +%s) - start )) s)"
 else
   # Keep going with whatever did build (ninja -k 0), so one broken target hides nothing else.
