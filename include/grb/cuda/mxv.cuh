@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cooperative_groups.h>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -437,6 +438,34 @@ __global__ inline void push_row_lengths(Index count, const Index* indices,
   }
 }
 
+/// Inputs of at most this many entries are scanned by one block (one launch, no temporary
+/// storage), not by the device-wide scan (three launches and an allocation): the small
+/// frontiers of a high-diameter graph's BFS.
+inline constexpr unsigned block_scan_threads = 256;
+inline constexpr unsigned block_scan_items = 8;
+
+/// starts = the exclusive scan of the row lengths of `indices`, total at starts[count]; one
+/// block, count <= block_scan_threads * block_scan_items.
+__global__ void __launch_bounds__(block_scan_threads)
+    push_row_starts_one_block(Index count, const Index* indices, const Offset* row_offsets,
+                              Offset* starts) {
+  using Scan = cub::BlockScan<Offset, block_scan_threads>;
+  __shared__ typename Scan::TempStorage temporary;
+  Offset lengths[block_scan_items];
+  const Index first = threadIdx.x * block_scan_items;
+#pragma unroll
+  for (unsigned item = 0; item < block_scan_items; ++item) {
+    const Index f = first + item;
+    lengths[item] = f < count ? row_offsets[indices[f] + 1] - row_offsets[indices[f]] : 0;
+  }
+  Offset total = 0;
+  Scan(temporary).ExclusiveSum(lengths, lengths, total);
+#pragma unroll
+  for (unsigned item = 0; item < block_scan_items; ++item)
+    if (first + item < count) starts[first + item] = lengths[item];
+  if (threadIdx.x == 0) starts[count] = total;
+}
+
 /// What a push expands: u's entries, and the exclusive scan of their rows' lengths in the push
 /// matrix (starts[count()] is the number of edges the push reads, left on the device).
 template <class U>
@@ -446,12 +475,17 @@ class PushPlan {
   PushPlan(const Csr<A>& rows, const Vector<U>& u)
       : input_(u), starts_(device_array<Offset>(std::size_t(input_.nvals()) + 1)) {
     const Index count = input_.nvals();
-    if (count > 0) {
-      push_row_lengths<<<blocks_for(count), block_threads>>>(count, input_.indices(),
-                                                             rows.row_offsets.data(),
-                                                             starts_.data());
+    if (count <= block_scan_threads * block_scan_items) {
+      push_row_starts_one_block<<<1, block_scan_threads>>>(count, input_.indices(),
+                                                           rows.row_offsets.data(),
+                                                           starts_.data());
       GRB_CUDA_CHECK_LAUNCH();
+      return;
     }
+    push_row_lengths<<<blocks_for(count), block_threads>>>(count, input_.indices(),
+                                                           rows.row_offsets.data(),
+                                                           starts_.data());
+    GRB_CUDA_CHECK_LAUNCH();
     fill_zero(starts_.data() + count, 1);
     const std::int64_t scan_items = std::int64_t(count) + 1;
     cub_run([&](void* temporary, std::size_t& bytes) {
@@ -462,12 +496,18 @@ class PushPlan {
   const SparseInput<U>& input() const { return input_; }
   Index count() const { return input_.nvals(); }
   const Offset* starts() const { return starts_.data(); }
-  /// The edges the push reads (a read-back: the host waits for the scan).
-  Offset edges() const { return read_scalar(starts_.data() + count()); }
+  /// The edges the push reads (a read-back the first time: the host waits for the scan).
+  Offset edges() const {
+    if (!edges_) edges_ = read_scalar(starts_.data() + count());
+    return *edges_;
+  }
+  /// The edges, where edges() has read them already; else at most `bound`, with no read-back.
+  Offset edges_at_most(Offset bound) const { return edges_ ? *edges_ : bound; }
 
  private:
   SparseInput<U> input_;
   DeviceArray<Offset> starts_;
+  mutable std::optional<Offset> edges_;
 };
 
 /// The edge `e` of the expansion: its input entry f (binary search of the scanned lengths).
@@ -620,7 +660,7 @@ inline unsigned expansion_blocks(double edges) {
 /// one value read back (the output count). This is a BFS level on a high-diameter graph.
 template <class W, class A, class U, class M, class Prod>
 void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const PushPlan<U>& plan,
-                     const VectorMaskView<M>& mask, const Prod& product) {
+                     Offset longest_row, const VectorMaskView<M>& mask, const Prod& product) {
   const Index n = w.size();
   const SparseInput<U>& input = plan.input();
   const Index count = plan.count();
@@ -629,8 +669,10 @@ void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const PushPlan<U>& plan,
   auto values = device_array<W>(n);
   auto found = device_array<unsigned long long>(1);
   fill_zero(found.data(), 1);
-  const double average_degree = rows.nrows > 0 ? double(rows.nvals()) / rows.nrows : 0.0;
-  push_claim_any<W><<<expansion_blocks(count * average_degree), block_threads>>>(
+  // The grid is sized by the edges when known, else by their bound from the longest row: an
+  // estimate from the average degree gave a level of a few hub vertices (10^6 edges) 4 blocks.
+  const Offset edges = plan.edges_at_most(std::min<Offset>(Offset(count) * longest_row, rows.nvals()));
+  push_claim_any<W><<<expansion_blocks(double(edges)), block_threads>>>(
       plan.starts(), count, input.indices(), input.values(), view_of(rows), mask, product,
       claim_stamps(n), indices.data(), values.data(), found.data());
   GRB_CUDA_CHECK_LAUNCH();
@@ -815,8 +857,7 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
     const double alpha = early_exit ? pull_advantage_early_exit : pull_advantage;
     const double pull_work = double(allowed) * double(a.nvals()) / std::max<Index>(output_size, 1);
     const double average_push = double(u.nvals()) * double(a.nvals()) / std::max<Index>(input_size, 1);
-    if (double(u.nvals()) * double(longest_row_of(a, pull_is_csc ? false : true)) * alpha <
-        pull_work) {
+    if (double(u.nvals()) * double(longest_row_of(a, !pull_is_csc)) * alpha < pull_work) {
       pushes = true;
     } else if (average_push * alpha < pull_work) {
       plan.emplace(push_rows, u);
@@ -826,7 +867,7 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
   if (pushes && !plan) plan.emplace(push_rows, u);
   if constexpr (any_monoid && !has_accum<Accum>) {
     if (pushes && (desc.replace || mask_view.everything)) {
-      push_any_sparse(w, push_rows, *plan, mask_view, product);
+      push_any_sparse(w, push_rows, *plan, longest_row_of(a, !pull_is_csc), mask_view, product);
       return;
     }
   }
