@@ -446,7 +446,7 @@ inline constexpr unsigned block_scan_items = 8;
 
 /// starts = the exclusive scan of the row lengths of `indices`, total at starts[count]; one
 /// block, count <= block_scan_threads * block_scan_items.
-__global__ void __launch_bounds__(block_scan_threads)
+__global__ inline void __launch_bounds__(block_scan_threads)
     push_row_starts_one_block(Index count, const Index* indices, const Offset* row_offsets,
                               Offset* starts) {
   using Scan = cub::BlockScan<Offset, block_scan_threads>;
