@@ -9,7 +9,8 @@
 # skips the test suite, GRB_SANITIZER_TOOLS picks the tools (default: all four), GRB_SANITIZE_ENGINES
 # the engines of the engine tests (default: all) and
 # GRB_SANITIZE_TESTS the test executables (default: the cuda, engine and validator tests),
-# GRB_SANITIZE_CASES the SSSP engine test cases (doctest patterns, e.g. '*real*'). All four tools
+# GRB_SANITIZE_CASES the SSSP engine test cases (doctest patterns, e.g. '*real*'),
+# GRB_SANITIZE_EXCLUDE a pattern of jobs to leave out (see sanitize-jobs.txt). All four tools
 # over every GPU test take about 25 minutes on the H100 machine's 16 cores: one tool per call.
 #
 # The cuda operation tests run thousands of tiny operations (each a few launches): by default
@@ -84,8 +85,8 @@ fi
 # ---- compute-sanitizer over the GPU tests, as parallel jobs (one process per tool and piece;
 # GRB_SANITIZER_JOBS at a time, default: the number of cores): one sanitized process of a whole
 # test binary takes up to 20 minutes under racecheck, so the binaries are split: the engine tests
-# per engine (GRB_TEST_ENGINES), the long mxv loop of test_cuda_operations in shards
-# (GRB_TEST_SHARD), the SSSP engines per test case.
+# per engine (GRB_TEST_ENGINES), the long mxv and matrix-operation loops of test_cuda_operations
+# in shards (GRB_TEST_SHARD), the linear-algebra BFS and SSSP engines per test case.
 # - GRB_SANITIZER=1 shrinks the test graphs where a test supports it.
 # - GRB_CUDA_GRAPHS=0: direction-optimized launches its level kernel from the host (the sanitizer
 #   mishandles kernels first launched from a graph's while-node; see direction_optimized.cu).
@@ -113,9 +114,20 @@ if (( run_sanitizer )); then
       [[ -x "$build/tests/$name" ]] || continue
       case "$name" in
         test_cuda_operations)
-          for (( k = 0; k < shards; ++k )); do add_job "$tool $name all $k/$shards -tc=*mxv*"; done
-          add_job "$tool $name all - -tce=*out-of-memory*,*mxv*" ;;
-        test_bfs_engines) for e in $(engines_of 0); do add_job "$tool $name $e -"; done ;;
+          for (( k = 0; k < shards; ++k )); do
+            add_job "$tool $name all $k/$shards -tc=*mxv*"
+            (( k < shards / 2 )) && add_job "$tool $name all $k/$(( shards / 2 )) -tc=*matrix*operations*"
+          done
+          add_job "$tool $name all - -tce=*out-of-memory*,*mxv*,*matrix*operations*" ;;
+        test_bfs_engines)
+          # The linear-algebra BFS (a dozen launches per level) one test case per job.
+          for e in $(engines_of 0); do
+            if [[ $e == linalg ]]; then
+              for cases in '*hand-made*' '*generated*' '*real*,*karate*,*table*,*reject*'; do
+                add_job "$tool $name $e - -tc=$cases"
+              done
+            else add_job "$tool $name $e -"; fi
+          done ;;
         test_sssp_engines)
           # The linear-algebra engines' cases in 3 shards each: some need 10 minutes whole.
           for e in $(engines_of 1); do
@@ -128,6 +140,10 @@ if (( run_sanitizer )); then
       esac
     done
   done
+  # GRB_SANITIZE_EXCLUDE drops the jobs whose line matches it (grep -E), e.g. '\*mxv\*'.
+  if [[ -n "${GRB_SANITIZE_EXCLUDE:-}" ]]; then
+    grep -vE -- "$GRB_SANITIZE_EXCLUDE" "$jobs_file" > "$jobs_file.kept"; mv "$jobs_file.kept" "$jobs_file"
+  fi
   sanitize_one() {
     read -r tool name engines shard filters <<< "$1"
     local log="$logs/sanitize-$(tr -c 'a-zA-Z0-9\n-' '_' <<< "$1").log" flags=() code

@@ -27,7 +27,7 @@ bool skip_without_cuda() {
   return true;
 }
 
-using grb::test::in_shard;  // the long mxv loop is split by GRB_TEST_SHARD
+using grb::test::in_shard;  // the long loops (mxv, matrix operations) are split by GRB_TEST_SHARD
 
 struct Shape {
   Index nrows, ncols;
@@ -429,6 +429,7 @@ TEST_CASE("cuda element-wise vector operations match the cpu") {
 TEST_CASE("cuda matrix operations match the cpu") {
   if (skip_without_cuda()) return;
   std::mt19937_64 rng(5);
+  std::size_t combination = 0;  // of shape and mask kind (GRB_TEST_SHARD)
   for (const Shape& shape : shapes) {
     INFO("shape " << shape.nrows << " x " << shape.ncols);
     const auto a = random_matrix<double>(shape, rng);
@@ -440,6 +441,7 @@ TEST_CASE("cuda matrix operations match the cpu") {
     grb::Matrix<double> c_t(square.ncols, square.nrows, Backend::cpu);
     grb::transpose(c_t, grb::no_mask, grb::no_accum, c);
     for (const MaskKind& kind : mask_kinds) {
+      if (!in_shard(combination++)) continue;
       const auto desc = descriptor_for(kind);
       auto run = [&](int line, auto operation) {
         INFO("operation at line " << line);

@@ -97,21 +97,29 @@ unsigned edge_blocks(Offset nvals) {
   return blocks_for((nvals + entries_per_thread - 1) / entries_per_thread);
 }
 
+/// The checks a BFS and an SSSP vertex share: a parent exactly where the vertex is reached, and
+/// in range. True when v's parent edge is left to check (v is reached and not the source).
+__device__ bool parent_edge_to_check(Graph g, Index source, Index v, bool reached, Index p,
+                                     unsigned long long* first) {
+  if (reached != (p != no_index)) {
+    report(first, presence, v);
+    return false;
+  }
+  if (v == source || p == no_index) return false;
+  if (p >= g.n) {
+    report(first, parent_range, v);
+    return false;
+  }
+  return true;
+}
+
 __global__ void bfs_vertices(Graph g, Index source, const std::int32_t* level,
                              const Index* parent, unsigned long long* first) {
   for (Index v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x) {
     const std::int32_t l = level[v];
     const Index p = parent[v];
     if (l < -1 || (l == 0 && v != source)) report(first, bad_value, v);
-    if ((l != -1) != (p != no_index)) {
-      report(first, presence, v);
-      continue;
-    }
-    if (v == source || p == no_index) continue;
-    if (p >= g.n) {
-      report(first, parent_range, v);
-      continue;
-    }
+    if (!parent_edge_to_check(g, source, v, l != -1, p, first)) continue;
     if (std::int64_t{level[p]} + 1 != l || find_edge(g, p, v) == g.nvals)
       report(first, parent_edge, v);
   }
@@ -138,15 +146,7 @@ __global__ void sssp_vertices(Graph g, const T* weights, Index source, const dou
     const double d = distance[v];
     const Index p = parent[v];
     if (isnan(d) || d == -INFINITY) report(first, bad_value, v);
-    if (isinf(d) != (p == no_index)) {
-      report(first, presence, v);
-      continue;
-    }
-    if (v == source || p == no_index) continue;
-    if (p >= g.n) {
-      report(first, parent_range, v);
-      continue;
-    }
+    if (!parent_edge_to_check(g, source, v, !isinf(d), p, first)) continue;
     const Offset k = find_edge(g, p, v);
     // A parent at distance inf fails here; the host validator finds it in the parent chain.
     if (k == g.nvals || isinf(distance[p]) ||

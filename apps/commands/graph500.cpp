@@ -139,10 +139,11 @@ struct Searches {
 
 /// The search keys: `count` distinct vertices of degree >= 1, drawn from a generator seeded by
 /// the run's seed (so a run is repeatable), or all such vertices when there are fewer.
-std::vector<Index> search_keys(const Csr<double>& graph, int count, std::uint64_t seed) {
+std::vector<Index> search_keys(const detail::Array<Offset>& row_offsets, int count,
+                               std::uint64_t seed) {
   std::vector<Index> candidates;
-  for (Index v = 0; v < graph.nrows; ++v)
-    if (graph.row_offsets[v + 1] > graph.row_offsets[v]) candidates.push_back(v);
+  for (std::size_t v = 0; v + 1 < row_offsets.size(); ++v)
+    if (row_offsets[v + 1] > row_offsets[v]) candidates.push_back(static_cast<Index>(v));
   std::mt19937_64 random(seed ^ 0x6772617068353030ULL);  // "graph500": keys apart from edges
   const std::size_t wanted = std::min<std::size_t>(std::size_t(count), candidates.size());
   // A partial Fisher-Yates shuffle: the first `wanted` candidates are a uniform sample.
@@ -414,11 +415,12 @@ void run_graph500(const Graph500Options& options) {
            std::to_string(report.construction_seconds) + " s (" +
            rate(double(report.input_edges) / report.construction_seconds) + "input edges/s)");
 
-  // The host validators read host CSR arrays: one host copy serves every validation (and the
-  // search keys); the device validators read the weighted matrix on the device.
-  const Matrix<double> host = weighted.backend() == Backend::cpu ? Matrix<double>{}
-                                                                   : weighted.to(Backend::cpu);
-  const Matrix<double>& reference = weighted.backend() == Backend::cpu ? weighted : host;
+  // The host validators read host CSR arrays: one host copy serves every validation; the
+  // device validators read the weighted matrix on the device, and the host needs only its row
+  // offsets (for the search keys).
+  const bool host_copy = weighted.backend() != Backend::cpu && !on_device;
+  const Matrix<double> host = host_copy ? weighted.to(Backend::cpu) : Matrix<double>{};
+  const Matrix<double>& reference = host_copy ? host : weighted;
   const auto check_bfs = [&](Index key, const bfs::Result& result) {
     const std::span<const std::int32_t> level(result.level);
     const std::span<const Index> parent(result.parent);
@@ -435,7 +437,8 @@ void run_graph500(const Graph500Options& options) {
 #endif
     return validate::sssp(reference, key, distance, parent);
   };
-  const std::vector<Index> keys = search_keys(reference.csr(), options.roots, options.seed);
+  const std::vector<Index> keys =
+      search_keys(reference.csr().row_offsets.to(Backend::cpu), options.roots, options.seed);
   if (keys.empty()) throw InvalidValue("graph500: the graph has no vertex of degree >= 1");
 
   // Kernel 2. The engine gets the pattern where the graph lives; unless the device validates,

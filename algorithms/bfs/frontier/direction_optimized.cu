@@ -160,39 +160,48 @@ struct Staging {
   unsigned long long queue_base, large_base;
 };
 
-/// The entries with take[i], of every lane, numbered in lane order: a warp's total and this
-/// lane's first number. Every lane of the warp calls.
+/// A warp's share of a staged list: the entries with take[i], of every lane, numbered in lane
+/// order (`total`, and this lane's first number `rank`), and the staged slots one shared atomic
+/// reserved for them from `first`: the first `fit` numbers are staged, the rest overflow.
+struct Reservation {
+  unsigned total = 0, rank = 0, first = 0, fit = 0;
+};
+
+/// Every lane of the warp calls.
 template <int N>
-__device__ unsigned number_entries(const bool (&take)[N], unsigned& total) {
+__device__ Reservation reserve(const bool (&take)[N], unsigned& staged, unsigned capacity) {
+  Reservation r;
   unsigned count = 0;
 #pragma unroll
   for (int i = 0; i < N; ++i) count += take[i];
   const unsigned inclusive = warp_inclusive_sum(count);
-  total = __shfl_sync(full_warp, inclusive, 31);
-  return inclusive - count;
+  r.total = __shfl_sync(full_warp, inclusive, 31);
+  r.rank = inclusive - count;
+  if (r.total == 0) return r;
+  if (lane_id() == 0) r.first = atomicAdd(&staged, r.total);
+  r.first = __shfl_sync(full_warp, r.first, 0);
+  r.fit = r.first < capacity ? std::min(r.total, capacity - r.first) : 0u;
+  return r;
 }
 
-/// Appends items[i] (where take[i]) of every lane to the next queue: one shared atomic per warp
-/// reserves staged slots; entries that do not fit go to the global queue, with one global atomic
-/// per warp. Every lane of the warp calls.
+/// Appends items[i] (where take[i]) of every lane to the next queue: staged slots reserved per
+/// warp; entries that do not fit go to the global queue, with one global atomic per warp. Every
+/// lane of the warp calls.
 template <int N>
 __device__ void stage_queue(Staging& staging, const Index (&items)[N], const bool (&take)[N],
                             Index* queue, unsigned long long* tail) {
-  unsigned total = 0;
-  unsigned k = number_entries(take, total);
-  if (total == 0) return;
-  unsigned first = 0;
-  if (lane_id() == 0) first = atomicAdd(&staging.queued, total);
-  first = __shfl_sync(full_warp, first, 0);
-  const unsigned fit = first < staged_queue ? std::min(total, staged_queue - first) : 0u;
+  const Reservation r = reserve(take, staging.queued, staged_queue);
+  if (r.total == 0) return;
   unsigned long long overflow = 0;
-  if (fit < total && lane_id() == 0) overflow = atomicAdd(tail, (unsigned long long)(total - fit));
+  if (r.fit < r.total && lane_id() == 0)
+    overflow = atomicAdd(tail, (unsigned long long)(r.total - r.fit));
   overflow = __shfl_sync(full_warp, overflow, 0);
+  unsigned k = r.rank;
 #pragma unroll
   for (int i = 0; i < N; ++i)
     if (take[i]) {
-      if (k < fit) staging.queue[first + k] = items[i];
-      else queue[overflow + (k - fit)] = items[i];
+      if (k < r.fit) staging.queue[r.first + k] = items[i];
+      else queue[overflow + (k - r.fit)] = items[i];
       ++k;
     }
 }
@@ -204,19 +213,14 @@ template <int N>
 __device__ void stage_large(Staging& staging, const Index (&items)[N], const bool (&take)[N],
                             const Offset (&degree)[N], LargeVertex* list,
                             unsigned long long* tail) {
-  unsigned total = 0;
-  unsigned k = number_entries(take, total);
-  if (total == 0) return;
-  unsigned first = 0;
-  if (lane_id() == 0) first = atomicAdd(&staging.larges, total);
-  first = __shfl_sync(full_warp, first, 0);
-  const unsigned fit = first < staged_large ? std::min(total, staged_large - first) : 0u;
+  const Reservation r = reserve(take, staging.larges, staged_large);
+  unsigned k = r.rank;
 #pragma unroll
   for (int i = 0; i < N; ++i)
     if (take[i]) {
-      if (k < fit) {
-        staging.large_vertex[first + k] = items[i];
-        staging.large_chunks[first + k] = chunks_of(degree[i]);
+      if (k < r.fit) {
+        staging.large_vertex[r.first + k] = items[i];
+        staging.large_chunks[r.first + k] = chunks_of(degree[i]);
       } else {
         append_large(list, tail, items[i], degree[i]);
       }

@@ -2,8 +2,16 @@
 // is a warp per frontier vertex (lanes stride its out-edges, claims appended with one atomic
 // per warp), and a grid-wide barrier (cooperative groups) separates levels. No kernel launch and
 // no host round trip per level: on high-diameter graphs (grids, roads), where thousands of
-// levels each hold a few thousand vertices, a level costs a barrier plus a few dependent memory
-// reads instead of a launch plus a read-back (~20 µs on the H100).
+// levels each hold a few thousand vertices, a level costs a barrier plus a chain of dependent
+// memory reads instead of a launch plus a read-back (~20 µs on the H100).
+//
+// The chain is kept short, since on a grid it is the level's whole cost (grid2000, H100, 8
+// roots, the same run: 11.8 ms before these three, 9.6 ms after; docs/engines.md):
+// - 512-thread blocks, two per SM: the barrier has 264 arrivals instead of 792;
+// - the queue holds each vertex with its out-edge range, read by the level that claimed it
+//   together with the claim, and a warp reads its first vertex together with the frontier size;
+// - the claim is the atomicCAS alone (on a grid most targets are new, so a plain read first
+//   only adds a step).
 //
 // The next frontier's tail rotates through three counters: level d reads the size of its
 // frontier from sizes[(d-1) % 3], appends to sizes[d % 3], and clears sizes[(d+1) % 3], which
@@ -20,14 +28,21 @@ namespace {
 
 namespace cg = cooperative_groups;
 
-constexpr int block = 256;
-constexpr unsigned warps_per_block = block / 32;
+constexpr unsigned block = 512;
+
+/// A frontier vertex's out-edges, stored beside it in the queue: the level that claims v reads
+/// offsets[v] and offsets[v + 1] together with its claim, so the next level's warp gets them
+/// with the vertex instead of one dependent read later.
+struct Edges {
+  Offset begin, end;
+};
 
 struct Buffers {
   GraphView out;
   std::int32_t* level;
   Index* parent;
   Index* queues[2];
+  Edges* edges[2];  // beside queues[0] and queues[1]
   unsigned long long* sizes;  // 3 rotating tails
   Index* level_frontier;            // per level: frontier size
   unsigned long long* level_edges;  // per level: out-edges of the frontier
@@ -37,12 +52,19 @@ struct Buffers {
 __global__ void __launch_bounds__(block) persistent_search(Buffers buffers) {
   const cg::grid_group grid = cg::this_grid();
   const std::uint64_t warp = (std::uint64_t(blockIdx.x) * block + threadIdx.x) / 32;
-  const std::uint64_t warps = std::uint64_t(gridDim.x) * warps_per_block;
+  const std::uint64_t warps = std::uint64_t(gridDim.x) * (block / 32);
   const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
   const GraphView out = buffers.out;
   for (std::int32_t depth = 1;; ++depth) {
     const Index* frontier = buffers.queues[(depth - 1) & 1];
+    const Edges* frontier_edges = buffers.edges[(depth - 1) & 1];
     Index* next = buffers.queues[depth & 1];
+    Edges* next_edges = buffers.edges[depth & 1];
+    // The warp's first vertex is read together with the frontier's size (a stale entry past
+    // the size is read and dropped): one dependent read fewer per level.
+    const bool mine = warp < out.vertices;
+    Index u = mine ? frontier[warp] : 0;
+    Edges range = mine ? frontier_edges[warp] : Edges{};
     const unsigned long long frontier_size = buffers.sizes[(depth - 1) % 3];
     if (frontier_size == 0) {  // the same value on every thread: all leave together
       if (first_thread) *buffers.level_count = static_cast<Index>(depth - 1);
@@ -56,19 +78,32 @@ __global__ void __launch_bounds__(block) persistent_search(Buffers buffers) {
     }
     unsigned long long edges = 0;
     for (std::uint64_t f = warp; f < frontier_size; f += warps) {
-      const Index u = frontier[f];
-      const Offset begin = out.begin(u), end = out.end(u);
-      edges += end - begin;
-      for (Offset base = begin; base < end; base += 32) {
+      if (f != warp) {
+        u = frontier[f];
+        range = frontier_edges[f];
+      }
+      edges += range.end - range.begin;
+      for (Offset base = range.begin; base < range.end; base += 32) {
         const Offset e = base + lane_id();
         bool take = false;
         Index v = 0;
-        if (e < end) {
+        Edges v_edges{};
+        if (e < range.end) {
           v = out.targets[e];
-          take = claim(buffers.level, v, depth);
+          v_edges = {out.begin(v), out.end(v)};
+          take = atomicCAS(&buffers.level[v], unreached, depth) == unreached;
           if (take) buffers.parent[v] = u;
         }
-        warp_enqueue(take, v, next, tail);
+        const unsigned takers = __ballot_sync(0xffffffffu, take);
+        if (takers == 0) continue;
+        const unsigned leader = __ffs(takers) - 1;
+        unsigned long long slot = 0;
+        if (lane_id() == leader) slot = atomicAdd(tail, static_cast<unsigned long long>(__popc(takers)));
+        slot = __shfl_sync(0xffffffffu, slot, leader) + __popc(takers & ((1u << lane_id()) - 1u));
+        if (take) {
+          next[slot] = v;
+          next_edges[slot] = v_edges;
+        }
       }
     }
     // Every lane of a warp walked the same vertices: lane 0 adds their degrees once.
@@ -104,15 +139,26 @@ class Persistent final : public DeviceEngine {
     // always suffice.
     level_frontier_ = detail::Array<Index>(std::size_t(vertices) + 1, Backend::cuda);
     level_edges_ = detail::Array<unsigned long long>(std::size_t(vertices) + 1, Backend::cuda);
+    for (auto& edges : edges_) {
+      edges = detail::Array<Edges>(vertices, Backend::cuda);
+      check_cuda(cudaMemsetAsync(edges.data(), 0, edges.size() * sizeof(Edges)),
+                 "cudaMemsetAsync(queue edges)");
+    }
+    // A warp reads its first queue entry before it knows the frontier's size (the entry may be
+    // past it, and dropped): every entry is initialized once, so that read is never of
+    // uninitialized memory (compute-sanitizer's initcheck).
+    for (Index* queue : {state_.queue(), state_.next_queue()})
+      check_cuda(cudaMemsetAsync(queue, 0, std::size_t(vertices) * sizeof(Index)),
+                 "cudaMemsetAsync(queue)");
   }
 
   std::size_t engine_bytes() const override {
     return level_frontier_.size() * sizeof(Index) +
            level_edges_.size() * sizeof(unsigned long long) + 3 * sizeof(unsigned long long) +
-           sizeof(Index);
+           sizeof(Index) + (edges_[0].size() + edges_[1].size()) * sizeof(Edges);
   }
 
-  void search(Index) override {
+  void search(Index source) override {
     // The source is in the queue: sizes = {1, 0, 0}; level 1's edge sum starts at zero.
     const unsigned long long start[3] = {1, 0, 0};
     check_cuda(cudaMemcpyAsync(sizes_.data(), start, sizeof start, cudaMemcpyHostToDevice),
@@ -123,10 +169,15 @@ class Persistent final : public DeviceEngine {
                     state_.level(),
                     state_.parent(),
                     {state_.queue(), state_.next_queue()},
+                    {edges_[0].data(), edges_[1].data()},
                     sizes_.data(),
                     level_frontier_.data(),
                     level_edges_.data(),
                     level_count_.data()};
+    // The source's edges, beside it in the first queue: offsets[source] and offsets[source + 1].
+    check_cuda(cudaMemcpyAsync(edges_[0].data(), graph_.out().offsets + source, sizeof(Edges),
+                               cudaMemcpyDeviceToDevice),
+               "cudaMemcpyAsync(source edges)");
     void* arguments[] = {&buffers};
     log_.begin_level();
     check_cuda(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_search),
@@ -150,6 +201,7 @@ class Persistent final : public DeviceEngine {
     log_.end_levels(stats);
   }
 
+  detail::Array<Edges> edges_[2];
   unsigned blocks_ = 0;
   detail::Array<unsigned long long> sizes_;
   detail::Array<Index> level_count_;

@@ -1,6 +1,5 @@
 // A + A' on the device: the transpose (the matrix's own cached CSC, built by CUB), then each row
 // of the union as the merge of the two sorted rows, counted, scanned, and written.
-#include <cub/device/device_scan.cuh>
 
 #include <string>
 
@@ -12,7 +11,7 @@ namespace {
 
 using grb::cuda::detail::blocks_for;
 using grb::cuda::detail::block_threads;
-using grb::cuda::detail::cub_run;
+using grb::cuda::detail::exclusive_scan_counts;
 using grb::cuda::detail::read_scalar;
 
 /// Row v of A + A': the merge of row v of A and row v of A', an entry in both written once.
@@ -67,12 +66,7 @@ void UndirectedGraph::upload(const Matrix<bool>& graph, std::string_view engine)
   offsets_ = detail::Array<Offset>(std::size_t(vertices_) + 1, Backend::cuda);
   union_lengths<<<blocks_for(vertices_), block_threads>>>(a, transposed, offsets_.data());
   GRB_CUDA_CHECK_LAUNCH();
-  GRB_CUDA_CHECK(cudaMemsetAsync(offsets_.data() + vertices_, 0, sizeof(Offset), 0));
-  const std::int64_t items = std::int64_t(vertices_) + 1;
-  cub_run([&](void* temporary, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(temporary, bytes, offsets_.data(), offsets_.data(),
-                                         items);
-  });
+  exclusive_scan_counts(offsets_.data(), vertices_);
   targets_ = detail::Array<Index>(read_scalar(offsets_.data() + vertices_), Backend::cuda);
   union_rows<<<blocks_for(vertices_), block_threads>>>(a, transposed, offsets_.data(),
                                                       targets_.data());

@@ -10,7 +10,6 @@
 // entries and binary-search the longer list, 32 searches at a time. Counts are summed per block
 // (CUB) and added to one 64-bit counter.
 #include <cub/block/block_reduce.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include <memory>
 
@@ -24,7 +23,7 @@ namespace {
 using bfs::frontier::GraphView;
 using grb::cuda::detail::blocks_for;
 using grb::cuda::detail::block_threads;
-using grb::cuda::detail::cub_run;
+using grb::cuda::detail::exclusive_scan_counts;
 using grb::cuda::detail::read_scalar;
 using Count = unsigned long long;
 
@@ -133,12 +132,7 @@ class Merge final : public Engine {
     offsets_ = detail::Array<Offset>(std::size_t(vertices_) + 1, Backend::cuda);
     out_degrees<<<blocks_for(vertices_), block_threads>>>(undirected.view(), offsets_.data());
     GRB_CUDA_CHECK_LAUNCH();
-    GRB_CUDA_CHECK(cudaMemsetAsync(offsets_.data() + vertices_, 0, sizeof(Offset), 0));
-    const std::int64_t items = std::int64_t(vertices_) + 1;
-    cub_run([&](void* temporary, std::size_t& bytes) {
-      return cub::DeviceScan::ExclusiveSum(temporary, bytes, offsets_.data(), offsets_.data(),
-                                           items);
-    });
+    exclusive_scan_counts(offsets_.data(), vertices_);
     const Offset edges = read_scalar(offsets_.data() + vertices_);
     sources_ = detail::Array<Index>(edges, Backend::cuda);
     targets_ = detail::Array<Index>(edges, Backend::cuda);

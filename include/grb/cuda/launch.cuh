@@ -2,6 +2,7 @@
 // CUB's two-phase calls, and reading one counter back to the host.
 #pragma once
 
+#include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -61,6 +62,16 @@ void write_scalar(T* device_pointer, const T& value) {
 template <class T>
 void fill_zero(T* device_pointer, std::size_t count) {
   if (count > 0) GRB_CUDA_CHECK(cudaMemsetAsync(device_pointer, 0, count * sizeof(T), 0));
+}
+
+/// counts[0, n) -> their exclusive scan, in place, with the total in counts[n] (the array holds
+/// n + 1 entries; counts[n] need not be set): row offsets from row lengths, positions from flags.
+inline void exclusive_scan_counts(Offset* counts, std::size_t n) {
+  fill_zero(counts + n, 1);
+  const std::int64_t items = static_cast<std::int64_t>(n) + 1;
+  cub_run([&](void* temporary, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(temporary, bytes, counts, counts, items);
+  });
 }
 
 /// Grid-stride loop bounds for a kernel covering [0, items).

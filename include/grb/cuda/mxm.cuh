@@ -155,13 +155,19 @@ __global__ void compact_dots(CsrView<M> pattern, const Offset* position, const Z
   }
 }
 
+/// The mask's stored entries (read back from its row offsets).
+template <class M>
+Offset mask_entries(const MatrixMaskView<M>& mask) {
+  return mask.mask.row_offsets ? read_scalar(mask.mask.row_offsets + mask.mask.nrows) : 0;
+}
+
+/// `entries` = mask_entries(mask), where the caller has read it already.
 template <class Semiring, class A, class B, class M>
 Csr<typename Semiring::value_type> masked_dot_product(const Semiring& semiring, const Csr<A>& a,
                                                       const Csr<B>& bt,
-                                                      const MatrixMaskView<M>& mask) {
+                                                      const MatrixMaskView<M>& mask,
+                                                      Offset entries) {
   using Z = typename Semiring::value_type;
-  const Offset entries = mask.mask.row_offsets ? read_scalar(mask.mask.row_offsets + mask.mask.nrows)
-                                               : 0;
   auto sums = device_array<Z>(entries);
   auto position = device_array<Offset>(entries + 1);
   if (entries > 0) {
@@ -169,12 +175,7 @@ Csr<typename Semiring::value_type> masked_dot_product(const Semiring& semiring, 
                                                           semiring, sums.data(), position.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
-  fill_zero(position.data() + entries, 1);
-  const std::int64_t scan_items = static_cast<std::int64_t>(entries) + 1;
-  cub_run([&](void* temporary, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(temporary, bytes, position.data(), position.data(),
-                                         scan_items);
-  });
+  exclusive_scan_counts(position.data(), entries);
   const Offset nvals = read_scalar(position.data() + entries);
   auto row_offsets = device_array<Offset>(std::size_t(a.nrows) + 1);
   auto columns = device_array<Index>(nvals);
@@ -197,22 +198,19 @@ Csr<typename Semiring::value_type> multiply_matrices(const Semiring& semiring, c
     return Csr<Z>::empty(a.nrows, b.ncols, Backend::cuda);
   const bool can_pull = !mask.everything && !mask.complement;
   if (can_pull && strategy == MxvStrategy::pull)
-    return masked_dot_product(semiring, a, columns_of_b(), mask);
+    return masked_dot_product(semiring, a, columns_of_b(), mask, mask_entries(mask));
   const Offset entries = a.nvals();
   auto starts = device_array<Offset>(entries + 1);
   product_counts<<<blocks_for(entries), block_threads>>>(view_of(a), view_of(b), starts.data());
   GRB_CUDA_CHECK_LAUNCH();
-  fill_zero(starts.data() + entries, 1);
-  const std::int64_t scan_items = static_cast<std::int64_t>(entries) + 1;
-  cub_run([&](void* temporary, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(temporary, bytes, starts.data(), starts.data(),
-                                         scan_items);
-  });
+  exclusive_scan_counts(starts.data(), entries);
   const Offset products = read_scalar(starts.data() + entries);
   if (products == 0) return Csr<Z>::empty(a.nrows, b.ncols, Backend::cuda);
-  if (can_pull && strategy == MxvStrategy::automatic &&
-      products / pull_ratio > read_scalar(mask.mask.row_offsets + mask.mask.nrows))
-    return masked_dot_product(semiring, a, columns_of_b(), mask);
+  if (can_pull && strategy == MxvStrategy::automatic) {
+    const Offset entries = mask_entries(mask);
+    if (products / pull_ratio > entries)
+      return masked_dot_product(semiring, a, columns_of_b(), mask, entries);
+  }
   auto keys = device_array<std::uint64_t>(products);
   auto values = device_array<Z>(products);
   expand_products<Z><<<blocks_for(products), block_threads>>>(

@@ -351,11 +351,7 @@ void pull_long_rows(DenseResult<Z>& t, const Csr<A>& rows, const U* u_values,
   DeviceArray<Offset> chunk_starts = device_array<Offset>(std::size_t(rows.nrows) + 1);
   count_row_chunks<<<blocks_for(rows.nrows), block_threads>>>(view, chunk_starts.data());
   GRB_CUDA_CHECK_LAUNCH();
-  fill_zero(chunk_starts.data() + rows.nrows, 1);
-  cub_run([&](void* temporary, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(temporary, bytes, chunk_starts.data(),
-                                         chunk_starts.data(), rows.nrows + 1);
-  });
+  exclusive_scan_counts(chunk_starts.data(), rows.nrows);
   // Every split row has more than split_row_length entries, so it has fewer chunks than
   // 2 * length / split_row_length: a bound on the chunks without reading the count back.
   const Offset most_chunks = 2 * rows.nvals() / split_row_length + 1;
@@ -486,12 +482,7 @@ class PushPlan {
                                                            rows.row_offsets.data(),
                                                            starts_.data());
     GRB_CUDA_CHECK_LAUNCH();
-    fill_zero(starts_.data() + count, 1);
-    const std::int64_t scan_items = std::int64_t(count) + 1;
-    cub_run([&](void* temporary, std::size_t& bytes) {
-      return cub::DeviceScan::ExclusiveSum(temporary, bytes, starts_.data(), starts_.data(),
-                                           scan_items);
-    });
+    exclusive_scan_counts(starts_.data(), count);
   }
   const SparseInput<U>& input() const { return input_; }
   Index count() const { return input_.nvals(); }
@@ -656,8 +647,9 @@ inline unsigned expansion_blocks(double edges) {
 
 /// w = T for a push whose monoid is `any`, when nothing of the old w survives (no accumulator;
 /// replace, or no mask): the outputs come straight out as a sparse list, deduplicated by claim
-/// stamps and sorted by index — work in proportion to the input's edges, not to w's size, and
-/// one value read back (the output count). This is a BFS level on a high-diameter graph.
+/// stamps and sorted by index (or scattered into a dense w when that many are found) — work in
+/// proportion to the input's edges, not to w's size, and one value read back (the output count).
+/// This is a BFS level on a high-diameter graph.
 template <class W, class A, class U, class M, class Prod>
 void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const PushPlan<U>& plan,
                      Offset longest_row, const VectorMaskView<M>& mask, const Prod& product) {
@@ -677,6 +669,18 @@ void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const PushPlan<U>& plan,
       claim_stamps(n), indices.data(), values.data(), found.data());
   GRB_CUDA_CHECK_LAUNCH();
   const Index nvals = static_cast<Index>(read_scalar(found.data()));
+  Vector<W> result(n, Backend::cuda);
+  if (std::uint64_t(nvals) * dense_ratio > n) {
+    // The result is stored dense anyway (settle_format): the list is scattered unsorted, and
+    // the sort (~40 µs for a million entries) is skipped.
+    auto dense_values = device_array<W>(n);
+    auto present = device_array<std::uint8_t>(n);
+    grb::detail::sparse_to_dense_cuda(sizeof(W), n, nvals, indices.data(), values.data(),
+                                      dense_values.data(), present.data());
+    result.adopt_dense(std::move(dense_values), std::move(present), nvals);
+    w = std::move(result);
+    return;
+  }
   auto sorted_indices = device_array<Index>(nvals);
   auto sorted_values = device_array<W>(nvals);
   if (nvals > 0) {
@@ -687,7 +691,6 @@ void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const PushPlan<U>& plan,
                                              sorted_values.data(), items, 0, key_bits(n - 1));
     });
   }
-  Vector<W> result(n, Backend::cuda);
   result.adopt_sparse(std::move(sorted_indices), std::move(sorted_values));
   w = std::move(result);
   w.settle_format();

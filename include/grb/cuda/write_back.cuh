@@ -189,16 +189,11 @@ __global__ void write_rows_kernel(Index nrows, Program program, const Offset* of
 template <class T, class Program>
 Csr<T> build_rows(Index nrows, Index ncols, const Program& program) {
   auto offsets = device_array<Offset>(std::size_t(nrows) + 1);
-  fill_zero(offsets.data(), std::size_t(nrows) + 1);
   if (nrows > 0) {
     count_rows_kernel<T><<<blocks_for(nrows), block_threads>>>(nrows, program, offsets.data());
     GRB_CUDA_CHECK_LAUNCH();
-    const std::int64_t items = std::int64_t(nrows) + 1;
-    cub_run([&](void* temporary, std::size_t& bytes) {
-      return cub::DeviceScan::ExclusiveSum(temporary, bytes, offsets.data(), offsets.data(),
-                                           items);
-    });
   }
+  exclusive_scan_counts(offsets.data(), nrows);
   const Offset nvals = nrows > 0 ? read_scalar(offsets.data() + nrows) : 0;
   auto columns = device_array<Index>(nvals);
   auto values = device_array<T>(nvals);
