@@ -36,7 +36,8 @@ DeviceBuildPlan plan_build_cuda(Index, Index, const Index*, const Index*, std::s
 void move_values_cuda(std::size_t, std::size_t, const void*, const Offset*, void*, const Offset*) {
   unavailable();
 }
-Index dense_to_sparse_cuda(std::size_t, Index, const void*, const std::uint8_t*, Index*, void*) {
+void dense_to_sparse_cuda(std::size_t, Index, Index, const void*, const std::uint8_t*, Index*,
+                          void*) {
   unavailable();
 }
 

@@ -30,8 +30,10 @@ namespace detail {
 // Format conversions on the GPU; defined in src/cuda for every element size.
 void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
                           const void* values, void* dense_values, std::uint8_t* present);
-Index dense_to_sparse_cuda(std::size_t element_bytes, Index size, const void* dense_values,
-                           const std::uint8_t* present, Index* indices, void* values);
+/// nvals = the number of present positions (known to the caller; nothing is read back).
+void dense_to_sparse_cuda(std::size_t element_bytes, Index size, Index nvals,
+                          const void* dense_values, const std::uint8_t* present, Index* indices,
+                          void* values);
 }  // namespace detail
 
 template <class T>
@@ -220,8 +222,8 @@ void Vector<T>::make_sparse() {
       }
     }
   } else {
-    detail::dense_to_sparse_cuda(sizeof(T), size_, values_.data(), present_.data(), indices.data(),
-                                 values.data());
+    detail::dense_to_sparse_cuda(sizeof(T), size_, nvals_, values_.data(), present_.data(),
+                                 indices.data(), values.data());
   }
   adopt_sparse(std::move(indices), std::move(values));
 }

@@ -23,6 +23,12 @@ __global__ void scatter_sparse_entries(Index nvals, const Index* indices, const 
   }
 }
 
+template <class Word>
+__global__ void gather_dense_entries(Index nvals, const Index* indices, const Word* dense_values,
+                                     Word* values) {
+  GRB_GRID_STRIDE_LOOP(e, nvals) { values[e] = dense_values[indices[e]]; }
+}
+
 }  // namespace
 
 void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
@@ -43,10 +49,14 @@ void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, co
   });
 }
 
-Index dense_to_sparse_cuda(std::size_t element_bytes, Index size, const void* dense_values,
-                           const std::uint8_t* present, Index* indices, void* values) {
+void dense_to_sparse_cuda(std::size_t element_bytes, Index size, Index nvals,
+                          const void* dense_values, const std::uint8_t* present, Index* indices,
+                          void* values) {
   using namespace grb::cuda::detail;
-  if (size == 0) return 0;
+  if (size == 0 || nvals == 0) return;
+  // The present positions, compacted; the values are then gathered through them (one pass over
+  // the presence bytes, not a second one over the values). The count is the caller's: no
+  // read-back.
   auto selected = device_array<std::int64_t>(1);
   const std::int64_t items = size;
   cub_run([&](void* temporary, std::size_t& bytes) {
@@ -55,13 +65,10 @@ Index dense_to_sparse_cuda(std::size_t element_bytes, Index size, const void* de
   });
   dispatch_element_size(element_bytes, "dense_to_sparse", [&](auto word) {
     using Word = decltype(word);
-    cub_run([&](void* temporary, std::size_t& bytes) {
-      return cub::DeviceSelect::Flagged(temporary, bytes, static_cast<const Word*>(dense_values),
-                                        present, static_cast<Word*>(values), selected.data(),
-                                        items);
-    });
+    gather_dense_entries<<<blocks_for(nvals), block_threads>>>(
+        nvals, indices, static_cast<const Word*>(dense_values), static_cast<Word*>(values));
+    GRB_CUDA_CHECK_LAUNCH();
   });
-  return static_cast<Index>(read_scalar(selected.data()));
 }
 
 }  // namespace grb::detail

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "grb/array.hpp"
 #include "grb/cuda/check.cuh"
@@ -45,12 +47,30 @@ void cub_run(Algorithm&& algorithm) {
   GRB_CUDA_CHECK(algorithm(static_cast<void*>(temporary.data()), bytes));
 }
 
+/// A page-locked slot per host thread for read_scalar: a copy into pageable memory is staged
+/// by the driver, which costs more than the copy itself for one small value.
+inline void* pinned_scratch() {
+  struct Slot {
+    void* bytes = nullptr;
+    ~Slot() {
+      if (bytes) cudaFreeHost(bytes);  // at thread exit; an error there changes nothing
+    }
+  };
+  thread_local Slot slot;
+  if (!slot.bytes) GRB_CUDA_CHECK(cudaMallocHost(&slot.bytes, 64));
+  return slot.bytes;
+}
+
 /// Reads one value from device memory (a blocking copy: the one host round trip an operation
 /// makes to learn its output size).
 template <class T>
 T read_scalar(const T* device_pointer) {
-  T value{};
-  GRB_CUDA_CHECK(cudaMemcpy(&value, device_pointer, sizeof(T), cudaMemcpyDeviceToHost));
+  static_assert(sizeof(T) <= 64 && std::is_trivially_copyable_v<T>);
+  void* staging = pinned_scratch();
+  GRB_CUDA_CHECK(cudaMemcpyAsync(staging, device_pointer, sizeof(T), cudaMemcpyDeviceToHost, 0));
+  GRB_CUDA_CHECK(cudaStreamSynchronize(0));
+  T value;
+  std::memcpy(&value, staging, sizeof(T));
   return value;
 }
 

@@ -409,8 +409,9 @@ class SparseInput {
     }
     owned_indices_ = device_array<Index>(nvals_);
     owned_values_ = device_array<U>(nvals_);
-    grb::detail::dense_to_sparse_cuda(sizeof(U), u.size(), u.values().data(), u.present().data(),
-                                      owned_indices_.data(), owned_values_.data());
+    grb::detail::dense_to_sparse_cuda(sizeof(U), u.size(), nvals_, u.values().data(),
+                                      u.present().data(), owned_indices_.data(),
+                                      owned_values_.data());
     indices_ = owned_indices_.data();
     values_ = owned_values_.data();
   }
