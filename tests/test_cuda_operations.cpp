@@ -355,6 +355,38 @@ TEST_CASE("cuda pull splits rows longer than a chunk over blocks, and matches th
   }
 }
 
+TEST_CASE("cuda any-push of 10 000 outputs: stored dense, bitmap-sorted, radix-sorted") {
+  if (skip_without_cuda()) return;
+  // u has 10 entries; row k of A reaches 1 000 outputs of its own, spread over the whole range,
+  // so the push finds 10 000 distinct outputs, each from one k: w(o) = k under any.secondi.
+  // The sizes put that list above n / 16 (the result is stored dense), between n / 1024 and
+  // n / 16 (put in order through a bitmap) and below n / 1024 (the radix sort's multi-pass path).
+  for (const Index n : {Index{1} << 17, Index{1} << 18, Index{1} << 24}) {
+    INFO("n = " << n);
+    const Index spread = n / 10000;
+    std::vector<Index> rows, cols;
+    for (Index k = 0; k < 10; ++k)
+      for (Index j = 0; j < 1000; ++j) rows.push_back(k), cols.push_back((j * 10 + k) * spread);
+    grb::Matrix<std::int32_t> a(n, n, Backend::cpu);
+    a.build(rows, cols, std::vector<std::int32_t>(rows.size(), 1));
+    grb::Vector<Index> u(n, Backend::cpu);
+    for (Index k = 0; k < 10; ++k) u.set_element(k, k);
+    const grb::Descriptor push{.strategy = grb::MxvStrategy::push};
+    grb::Vector<Index> expected(n, Backend::cpu), got(n, Backend::cuda);
+    grb::vxm(expected, grb::no_mask, grb::no_accum, grb::any_secondi<Index>{}, u, a, push);
+    grb::vxm(got, grb::no_mask, grb::no_accum, grb::any_secondi<Index>{}, u.to(Backend::cuda),
+             a.to(Backend::cuda), push);
+    std::vector<Index> want_indices, got_indices, want_values, got_values;
+    expected.extract_tuples(want_indices, want_values);
+    got.to(Backend::cpu).extract_tuples(got_indices, got_values);
+    REQUIRE(want_indices.size() == 10000);
+    CHECK(got_indices == want_indices);
+    CHECK(got_values == want_values);
+    for (std::size_t e = 0; e < want_indices.size(); e += 997)
+      CHECK(want_values[e] == (want_indices[e] / spread) % 10);
+  }
+}
+
 TEST_CASE("cuda element-wise vector operations match the cpu") {
   if (skip_without_cuda()) return;
   std::mt19937_64 rng(7);
