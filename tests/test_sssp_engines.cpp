@@ -100,9 +100,6 @@ grb::Matrix<double> on(const grb::sssp::EngineInfo& info, const grb::Matrix<doub
   return info.backend == grb::Backend::cpu ? graph : graph.to(grb::Backend::cuda);
 }
 
-/// Runs `engine` from every source of `graph` (with each delta given, 0 = the default) and
-/// checks distances against Dijkstra and parents with the validator. Under GRB_TEST_SHARD=k/n
-/// only every n-th search runs (the linear-algebra engines need minutes under racecheck).
 /// The engines made of grb operations alone (a dozen launches per round).
 bool is_linear_algebra(const grb::sssp::EngineInfo& info) {
   return info.name == "bellman-ford" || info.name == "delta-stepping";
@@ -114,10 +111,14 @@ bool is_linear_algebra(const grb::sssp::EngineInfo& info) {
 /// test_cuda_operations runs under every tool on every shape.
 constexpr Index sanitized_linear_algebra_vertices = 2048;
 
+/// Runs `engine` from every source of `graph` (with each delta given, 0 = the default) and
+/// checks distances against Dijkstra and parents with the validator. Under GRB_TEST_SHARD=k/n
+/// only every n-th search runs (the linear-algebra engines need minutes under racecheck).
 void check_engine(const grb::sssp::EngineInfo& info, const TestGraph& graph,
                   const std::vector<double>& deltas = {0}) {
   static std::size_t searches = 0;
-  if (sanitizing && is_linear_algebra(info) && graph.matrix.nrows() > sanitized_linear_algebra_vertices) {
+  if (sanitizing && is_linear_algebra(info) &&
+      graph.matrix.nrows() > sanitized_linear_algebra_vertices) {
     MESSAGE("sanitizer run: " << info.name << " skips " << graph.name << " ("
                               << graph.matrix.nrows() << " vertices)");
     return;

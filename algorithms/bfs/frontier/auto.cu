@@ -12,8 +12,8 @@
 //      are thousands of small levels whose cost is per-level latency: a launch and one counter
 //      read (about 20 us on an H100) for the queue engines, a grid barrier and a short chain
 //      of reads (about 3.4 us) for persistent, which runs the whole search in one cooperative
-//      launch (grid2000: 9.6 ms against frontier-queue's 62 ms). Where the GPU cannot launch cooperative kernels:
-//      frontier-queue. (single-block's in-block levels are slower still: one SM cannot keep
+//      launch (grid2000: 9.6 ms against frontier-queue's 62 ms). Where the GPU cannot launch
+//      cooperative kernels: frontier-queue. (single-block's in-block levels are slower still: one SM cannot keep
 //      enough memory accesses in flight for a frontier of thousands of vertices.)
 //   3. Otherwise (low diameter): direction-optimized when the degrees are skewed (largest over
 //      mean out-degree above `skewed`: a power-law graph, where pulling skips most edges of the

@@ -706,10 +706,9 @@ void sort_by_bitmap(Index n, Index nvals, const Index* indices, const W* values,
 
 /// w = T for a push whose monoid is `any`, when nothing of the old w survives (no accumulator;
 /// replace, or no mask): the outputs come straight out as a sparse list, deduplicated by claim
-/// stamps and sorted by index (by a radix sort, or a bitmap for longer lists; or scattered into a
-/// dense w when that many are found) — work in
-/// proportion to the input's edges, not to w's size, and one value read back (the output count).
-/// This is a BFS level on a high-diameter graph.
+/// stamps and put in index order (a radix sort, or a bitmap for longer lists; scattered into a
+/// dense w when that many are found): work in proportion to the input's edges, not to w's size,
+/// and one value read back (the output count). This is a BFS level on a high-diameter graph.
 template <class W, class A, class U, class M, class Prod>
 void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const PushPlan<U>& plan,
                      Offset longest_row, const VectorMaskView<M>& mask, const Prod& product) {
@@ -723,7 +722,8 @@ void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const PushPlan<U>& plan,
   fill_zero(found.data(), 1);
   // The grid is sized by the edges when known, else by their bound from the longest row: an
   // estimate from the average degree gave a level of a few hub vertices (10^6 edges) 4 blocks.
-  const Offset edges = plan.edges_at_most(std::min<Offset>(Offset(count) * longest_row, rows.nvals()));
+  const Offset edges =
+      plan.edges_at_most(std::min<Offset>(Offset(count) * longest_row, rows.nvals()));
   push_claim_any<W><<<expansion_blocks(double(edges)), block_threads>>>(
       plan.starts(), count, input.indices(), input.values(), view_of(rows), mask, product,
       claim_stamps(n), indices.data(), values.data(), found.data());
