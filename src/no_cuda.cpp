@@ -40,6 +40,9 @@ void dense_to_sparse_cuda(std::size_t, Index, Index, const void*, const std::uin
                           void*) {
   unavailable();
 }
+void sort_entries_cuda(std::size_t, Index, Index, const Index*, const void*, Index*, void*) {
+  unavailable();
+}
 
 }  // namespace detail
 }  // namespace grb

@@ -387,6 +387,87 @@ TEST_CASE("cuda any-push of 10 000 outputs: stored dense, bitmap-sorted, radix-s
   }
 }
 
+TEST_CASE("cuda push results left unsorted read as sorted vectors everywhere") {
+  if (skip_without_cuda()) return;
+  // A push leaves its outputs in the order it found them (Vector::adopt_unsorted). Every reader
+  // that needs index order must get it: copies, masks, searches, merges, host transfer. u has 8
+  // entries whose rows reach 250 outputs each, at random positions, so the found order is far
+  // from sorted.
+  const Index n = Index{1} << 20;
+  std::mt19937_64 rng(11);
+  std::vector<Index> targets(n);
+  for (Index i = 0; i < n; ++i) targets[i] = i;
+  std::shuffle(targets.begin(), targets.end(), rng);
+  std::vector<Index> rows, cols;
+  for (Index k = 0; k < 8; ++k)
+    for (Index j = 0; j < 250; ++j) rows.push_back(k), cols.push_back(targets[k * 250 + j]);
+  grb::Matrix<std::int32_t> a(n, n, Backend::cpu);
+  a.build(rows, cols, std::vector<std::int32_t>(rows.size(), 1));
+  grb::Vector<Index> u(n, Backend::cpu);
+  for (Index k = 0; k < 8; ++k) u.set_element(k, k);
+  const grb::Descriptor push{.strategy = grb::MxvStrategy::push};
+  const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
+  grb::Vector<Index> want(n, Backend::cpu), got(n, Backend::cuda);
+  grb::vxm(want, grb::no_mask, grb::no_accum, grb::any_secondi<Index>{}, u, a, push);
+  grb::vxm(got, grb::no_mask, grb::no_accum, grb::any_secondi<Index>{}, u.to(Backend::cuda),
+           a_cuda, push);
+  REQUIRE(got.format() == grb::VectorFormat::sparse);
+  REQUIRE(got.nvals() == 2000);
+  // The test is only worth something if the stored order is not sorted already.
+  const auto stored = got.unsorted_indices().to_vector();
+  REQUIRE_FALSE(std::is_sorted(stored.begin(), stored.end()));
+
+  const auto same = [](const grb::Vector<Index>& expected, const grb::Vector<Index>& actual) {
+    std::vector<Index> want_indices, want_values, got_indices, got_values;
+    expected.extract_tuples(want_indices, want_values);
+    actual.extract_tuples(got_indices, got_values);
+    CHECK(got_indices == want_indices);
+    CHECK(got_values == want_values);
+  };
+  SUBCASE("a copy, then the original, read back") {
+    const grb::Vector<Index> copy = got;
+    same(want, copy);
+    same(want, got);
+    CHECK(got.extract_element(targets[3 * 250 + 7]) == Index{3});
+  }
+  SUBCASE("as a valued mask, merged, and as an assign's searched source") {
+    const grb::Vector<Index> other_cpu = grb::Vector<Index>::full(n, 5, Backend::cpu);
+    const grb::Vector<Index> other = other_cpu.to(Backend::cuda);
+    grb::Vector<Index> masked_want(n, Backend::cpu), masked_got(n, Backend::cuda);
+    grb::apply(masked_want, want, grb::no_accum, grb::identity<Index>{}, other_cpu);
+    grb::apply(masked_got, got, grb::no_accum, grb::identity<Index>{}, other);
+    same(masked_want, masked_got);
+    grb::Vector<Index> sum_want(n, Backend::cpu), sum_got(n, Backend::cuda);
+    grb::ewise_add(sum_want, grb::no_mask, grb::no_accum, grb::plus<Index>{}, want, want);
+    grb::ewise_add(sum_got, grb::no_mask, grb::no_accum, grb::plus<Index>{}, got, got);
+    same(sum_want, sum_got);
+    // A full mask: every position looks its value up in the (sorted) source.
+    grb::Vector<Index> put_want = other_cpu, put_got = other;
+    const grb::Descriptor structural{.structural_mask = true};
+    grb::assign(put_want, other_cpu, grb::no_accum, want, grb::all, structural);
+    grb::assign(put_got, other, grb::no_accum, got, grb::all, structural);
+    same(put_want, put_got);
+  }
+  SUBCASE("a BFS level's assigns: the frontier as mask and source, and as mask of a scalar") {
+    grb::Vector<Index> parent_want = grb::Vector<Index>::full(n, 9, Backend::cpu);
+    grb::Vector<Index> parent_got = parent_want.to(Backend::cuda);
+    grb::Vector<std::int32_t> level_want(n, Backend::cpu), level_got(n, Backend::cuda);
+    const grb::Descriptor where_present{.structural_mask = true};
+    grb::assign(parent_want, want, grb::no_accum, want, grb::all, where_present);
+    grb::assign(parent_got, got, grb::no_accum, got, grb::all, where_present);
+    grb::assign(level_want, want, grb::no_accum, std::int32_t{4}, grb::all, where_present);
+    grb::assign(level_got, got, grb::no_accum, std::int32_t{4}, grb::all, where_present);
+    same(parent_want, parent_got);
+    CHECK(level_got.nvals() == 2000);
+    std::vector<Index> want_indices, got_indices;
+    std::vector<std::int32_t> want_values, got_values;
+    level_want.extract_tuples(want_indices, want_values);
+    level_got.extract_tuples(got_indices, got_values);
+    CHECK(got_indices == want_indices);
+    CHECK(got_values == want_values);
+  }
+}
+
 TEST_CASE("cuda element-wise vector operations match the cpu") {
   if (skip_without_cuda()) return;
   std::mt19937_64 rng(7);

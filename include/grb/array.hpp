@@ -61,6 +61,11 @@ class Array {
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
   Backend backend() const noexcept { return backend_; }
+  /// Keeps the first `count` elements (count <= size()): the storage stays allocated, only the
+  /// size shrinks. For results written into an array sized by an upper bound.
+  void truncate(std::size_t count) noexcept {
+    if (count < size_) size_ = count;
+  }
 
   /// Element access: host arrays only.
   T& operator[](std::size_t i) noexcept { return data_[i]; }

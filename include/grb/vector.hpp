@@ -2,6 +2,11 @@
 //   sparse: sorted indices + values (nvals entries) — cheap for small frontiers;
 //   dense:  values + a presence byte per position (size entries) — cheap for large ones.
 // Operations choose the output format by density (settle_format), as GraphBLAST does.
+//
+// A cuda operation may leave a sparse result in any order ("jumbled", as SuiteSparse:GraphBLAS
+// calls it): a BFS frontier is only ever iterated, so sorting it each level is wasted work.
+// indices() and values() sort first, so every reader sees sorted entries unless it asks for
+// the stored order (unsorted_indices/unsorted_values) because order does not matter to it.
 #pragma once
 
 #include <algorithm>
@@ -34,6 +39,10 @@ void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, co
 void dense_to_sparse_cuda(std::size_t element_bytes, Index size, Index nvals,
                           const void* dense_values, const std::uint8_t* present, Index* indices,
                           void* values);
+/// (indices, values): nvals entries with distinct indices below size, in any order -> the
+/// same entries sorted by index, in sorted_indices and sorted_values.
+void sort_entries_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
+                       const void* values, Index* sorted_indices, void* sorted_values);
 }  // namespace detail
 
 template <class T>
@@ -49,6 +58,7 @@ class Vector {
       : size_(other.size_),
         nvals_(other.nvals()),
         format_(other.format_),
+        jumbled_(other.jumbled_),
         indices_(other.indices_.clone()),
         values_(other.values_.clone()),
         present_(other.present_.clone()) {}
@@ -82,6 +92,7 @@ class Vector {
   VectorFormat format() const { return format_; }
 
   Vector to(Backend backend) const {
+    sort_entries();
     Vector result(size_, backend);
     result.nvals_ = nvals();
     result.format_ = format_;
@@ -91,24 +102,42 @@ class Vector {
     return result;
   }
 
-  // Storage. Sparse: indices() and values() hold nvals entries. Dense: values() and present()
-  // hold size entries (values where present == 0 are unspecified).
-  const detail::Array<Index>& indices() const { return indices_; }
-  const detail::Array<T>& values() const { return values_; }
+  // Storage. Sparse: indices() and values() hold nvals entries, sorted by index. Dense:
+  // values() and present() hold size entries (values where present == 0 are unspecified).
+  const detail::Array<Index>& indices() const {
+    sort_entries();
+    return indices_;
+  }
+  const detail::Array<T>& values() const {
+    sort_entries();
+    return values_;
+  }
   const detail::Array<std::uint8_t>& present() const { return present_; }
+  /// A sparse vector's entries in their stored order, for readers to whom order is nothing (a
+  /// push over a frontier, a scatter): no sort.
+  const detail::Array<Index>& unsorted_indices() const { return indices_; }
+  const detail::Array<T>& unsorted_values() const { return values_; }
 
   void adopt_sparse(detail::Array<Index>&& indices, detail::Array<T>&& values) {
     nvals_change_ = {};
     nvals_ = static_cast<Index>(indices.size());
     format_ = VectorFormat::sparse;
+    jumbled_ = false;
     indices_ = std::move(indices);
     values_ = std::move(values);
     present_ = detail::Array<std::uint8_t>(0, values_.backend());
+  }
+  /// adopt_sparse for entries in any order (distinct indices; cuda only): sorted when first
+  /// read in order.
+  void adopt_unsorted(detail::Array<Index>&& indices, detail::Array<T>&& values) {
+    adopt_sparse(std::move(indices), std::move(values));
+    jumbled_ = nvals_ > 1;
   }
   void adopt_dense(detail::Array<T>&& values, detail::Array<std::uint8_t>&& present, Index nvals) {
     nvals_change_ = {};
     nvals_ = nvals;
     format_ = VectorFormat::dense;
+    jumbled_ = false;
     values_ = std::move(values);
     present_ = std::move(present);
     indices_ = detail::Array<Index>(0, values_.backend());
@@ -165,9 +194,23 @@ class Vector {
   mutable Index nvals_ = 0;
   mutable detail::Array<std::int64_t> nvals_change_;
   VectorFormat format_ = VectorFormat::sparse;
-  detail::Array<Index> indices_;
-  detail::Array<T> values_;
+  // Sparse entries not in index order (adopt_unsorted); the arrays are mutable so that a const
+  // reader can have them sorted.
+  mutable bool jumbled_ = false;
+  mutable detail::Array<Index> indices_;
+  mutable detail::Array<T> values_;
   detail::Array<std::uint8_t> present_;
+
+  void sort_entries() const {
+    if (!jumbled_) return;
+    detail::Array<Index> indices(nvals_, backend());
+    detail::Array<T> values(nvals_, backend());
+    detail::sort_entries_cuda(sizeof(T), size_, nvals_, indices_.data(), values_.data(),
+                              indices.data(), values.data());
+    indices_ = std::move(indices);
+    values_ = std::move(values);
+    jumbled_ = false;
+  }
 
   void settle_nvals() const {
     if (nvals_change_.empty()) return;
@@ -199,6 +242,7 @@ void Vector<T>::make_dense() {
       present[indices_[e]] = 1;
     }
   } else {
+    // The scatter does not care about order: a jumbled vector is not sorted first.
     detail::sparse_to_dense_cuda(sizeof(T), size_, nvals_, indices_.data(), values_.data(),
                                  values.data(), present.data());
   }

@@ -18,7 +18,13 @@ namespace grb::cuda::detail {
 struct ClaimStamps {
   std::uint32_t* words;  // at least `size` words
   std::uint32_t epoch;   // never 0
+  // A counter of this epoch's own, zero when handed out (for the claimers to count themselves):
+  // one of a ring of counters cleared together once per claim_counters epochs, so an operation
+  // needs no allocation and no clearing of its own.
+  unsigned long long* count;
 };
+
+inline constexpr std::uint32_t claim_counters = 1024;
 
 /// The stamps for an operation with `size` output positions (defined in src/cuda).
 ClaimStamps claim_stamps(Index size);

@@ -94,6 +94,13 @@ inline void exclusive_scan_counts(Offset* counts, std::size_t n) {
   });
 }
 
+/// The bits a radix sort must look at for keys up to largest_key (at least 1, at most 32).
+inline int key_bits(Index largest_key) {
+  int bits = 1;
+  while (bits < 32 && (std::uint64_t(largest_key) >> bits) != 0) ++bits;
+  return bits;
+}
+
 /// Grid-stride loop bounds for a kernel covering [0, items).
 #define GRB_GRID_STRIDE_LOOP(index, items)                                                    \
   for (std::uint64_t index = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;            \

@@ -115,7 +115,11 @@ __device__ T shuffle_down(const T& value, unsigned offset, int width = 32) {
 template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
                                     const std::uint8_t* u_present, VectorMaskView<M> mask,
-                                    Add add, Prod product, Z* t_values, std::uint8_t* t_present) {
+                                    Add add, Prod product, Z* t_values, std::uint8_t* t_present,
+                                    unsigned long long* t_count) {
+  __shared__ unsigned block_count;
+  const BlockCount counter{&block_count, t_count};
+  counter.start();
   GRB_GRID_STRIDE_LOOP(position, rows.nrows) {
     const Index o = static_cast<Index>(position);
     bool found = false;
@@ -132,14 +136,20 @@ __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
     }
     t_present[o] = found ? 1 : 0;
     t_values[o] = found ? sum : Z{};
+    counter.count_found(found);
   }
+  counter.flush();
 }
 
 template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
                                   const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
-                                  Prod product, Z* t_values, std::uint8_t* t_present) {
+                                  Prod product, Z* t_values, std::uint8_t* t_present,
+                                  unsigned long long* t_count) {
   constexpr unsigned full = 0xffffffffu;
+  __shared__ unsigned block_count;
+  const BlockCount counter{&block_count, t_count};
+  counter.start();
   const unsigned lane = threadIdx.x & 31u;
   const std::uint64_t warps = (std::uint64_t(gridDim.x) * blockDim.x) / 32;
   for (std::uint64_t position = (std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
@@ -175,8 +185,10 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
     if (lane == 0) {
       t_present[o] = found ? 1 : 0;
       t_values[o] = found ? sum : Z{};
+      if (found) atomicAdd(&block_count, 1u);
     }
   }
+  counter.flush();
 }
 
 // A full pull (a monoid without early exit: plus_times SpMV) on rows of 8 or more entries on
@@ -364,10 +376,11 @@ void pull_long_rows(DenseResult<Z>& t, const Csr<A>& rows, const U* u_values,
   GRB_CUDA_CHECK_LAUNCH();
 }
 
+/// `count`: the result will be adopted as it is (write_back), so its entries are worth counting.
 template <class Z, class A, class U, class M, class Add, class Prod>
 void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
           const VectorMaskView<M>& mask, const Add& add, const Prod& product,
-          Offset longest_row) {
+          Offset longest_row, bool count) {
   if (rows.nrows == 0) return;
   const DenseInput<U> input(u);
   // A full input needs no presence test per entry: one random read less per stored entry (on
@@ -383,28 +396,36 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
       pull_long_rows(t, rows, input.values(), present, mask, add, product);
     return;
   }
+  // These kernels can count the entries they write, so the result needs no counting pass.
+  unsigned long long* counter = count ? t.counter() : nullptr;
   if (average >= (stops_early ? warp_per_row_length_early_exit : warp_per_row_length)) {
     pull_warp_per_row<Z><<<blocks_for(std::uint64_t(rows.nrows) * 32), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data());
+        t.present.data(), counter);
   } else {
     pull_thread_per_row<Z><<<blocks_for(rows.nrows), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data());
+        t.present.data(), counter);
   }
   GRB_CUDA_CHECK_LAUNCH();
 }
 
 // ------------------------------------------------------------------ push
 
-/// The sparse entries of the input: its own arrays, or a compacted copy of a dense one.
+/// Whether a reader of a sparse vector's entries needs them by increasing index.
+enum class EntryOrder { any, by_index };
+
+/// The sparse entries of the input: its own arrays, or a compacted copy of a dense one (which
+/// is in index order).
 template <class U>
 class SparseInput {
  public:
-  explicit SparseInput(const Vector<U>& u) : nvals_(u.nvals()) {
+  explicit SparseInput(const Vector<U>& u, EntryOrder order = EntryOrder::any)
+      : nvals_(u.nvals()) {
     if (u.format() == VectorFormat::sparse) {
-      indices_ = u.indices().data();
-      values_ = u.values().data();
+      const bool any = order == EntryOrder::any;
+      indices_ = any ? u.unsorted_indices().data() : u.indices().data();
+      values_ = any ? u.unsorted_values().data() : u.values().data();
       return;
     }
     owned_indices_ = device_array<Index>(nvals_);
@@ -439,13 +460,13 @@ __global__ inline void push_row_lengths(Index count, const Index* indices,
 /// storage), not by the device-wide scan (three launches and an allocation): the small
 /// frontiers of a high-diameter graph's BFS.
 inline constexpr unsigned block_scan_threads = 256;
-inline constexpr unsigned block_scan_items = 8;
+inline constexpr unsigned block_scan_items = 16;
+inline constexpr Index block_scan_inputs = block_scan_threads * block_scan_items;
 
-/// starts = the exclusive scan of the row lengths of `indices`, total at starts[count]; one
-/// block, count <= block_scan_threads * block_scan_items.
-__global__ inline void __launch_bounds__(block_scan_threads)
-    push_row_starts_one_block(Index count, const Index* indices, const Offset* row_offsets,
-                              Offset* starts) {
+/// starts[0, count] = the exclusive scan of the row lengths of `indices`, total at starts[count],
+/// by the calling block (count <= block_scan_inputs). Every thread of the block must call it.
+__device__ inline void block_row_starts(Index count, const Index* indices,
+                                        const Offset* row_offsets, Offset* starts) {
   using Scan = cub::BlockScan<Offset, block_scan_threads>;
   __shared__ typename Scan::TempStorage temporary;
   Offset lengths[block_scan_items];
@@ -463,34 +484,31 @@ __global__ inline void __launch_bounds__(block_scan_threads)
   if (threadIdx.x == 0) starts[count] = total;
 }
 
-/// What a push expands: u's entries, and the exclusive scan of their rows' lengths in the push
-/// matrix (starts[count()] is the number of edges the push reads, left on the device).
+__global__ inline void __launch_bounds__(block_scan_threads)
+    push_row_starts_one_block(Index count, const Index* indices, const Offset* row_offsets,
+                              Offset* starts) {
+  block_row_starts(count, indices, row_offsets, starts);
+}
+
+/// What a push expands: u's entries, and (made on first use) the exclusive scan of their rows'
+/// lengths in the push matrix (starts()[count()] is the number of edges the push reads, left on
+/// the device).
 template <class U>
 class PushPlan {
  public:
   template <class A>
   PushPlan(const Csr<A>& rows, const Vector<U>& u)
-      : input_(u), starts_(device_array<Offset>(std::size_t(input_.nvals()) + 1)) {
-    const Index count = input_.nvals();
-    if (count <= block_scan_threads * block_scan_items) {
-      push_row_starts_one_block<<<1, block_scan_threads>>>(count, input_.indices(),
-                                                           rows.row_offsets.data(),
-                                                           starts_.data());
-      GRB_CUDA_CHECK_LAUNCH();
-      return;
-    }
-    push_row_lengths<<<blocks_for(count), block_threads>>>(count, input_.indices(),
-                                                           rows.row_offsets.data(),
-                                                           starts_.data());
-    GRB_CUDA_CHECK_LAUNCH();
-    exclusive_scan_counts(starts_.data(), count);
-  }
+      : input_(u), row_offsets_(rows.row_offsets.data()) {}
   const SparseInput<U>& input() const { return input_; }
   Index count() const { return input_.nvals(); }
-  const Offset* starts() const { return starts_.data(); }
+  bool scanned() const { return scanned_; }
+  const Offset* starts() const {
+    if (!scanned_) scan();
+    return starts_.data();
+  }
   /// The edges the push reads (a read-back the first time: the host waits for the scan).
   Offset edges() const {
-    if (!edges_) edges_ = read_scalar(starts_.data() + count());
+    if (!edges_) edges_ = read_scalar(starts() + count());
     return *edges_;
   }
   /// The edges, where edges() has read them already; else at most `bound`, with no read-back.
@@ -498,8 +516,26 @@ class PushPlan {
 
  private:
   SparseInput<U> input_;
-  DeviceArray<Offset> starts_;
+  const Offset* row_offsets_;
+  mutable DeviceArray<Offset> starts_;
+  mutable bool scanned_ = false;
   mutable std::optional<Offset> edges_;
+
+  void scan() const {
+    const Index count = input_.nvals();
+    starts_ = device_array<Offset>(std::size_t(count) + 1);
+    scanned_ = true;
+    if (count <= block_scan_inputs) {
+      push_row_starts_one_block<<<1, block_scan_threads>>>(count, input_.indices(), row_offsets_,
+                                                           starts_.data());
+      GRB_CUDA_CHECK_LAUNCH();
+      return;
+    }
+    push_row_lengths<<<blocks_for(count), block_threads>>>(count, input_.indices(), row_offsets_,
+                                                           starts_.data());
+    GRB_CUDA_CHECK_LAUNCH();
+    exclusive_scan_counts(starts_.data(), count);
+  }
 };
 
 /// The edge `e` of the expansion: its input entry f (binary search of the scanned lengths).
@@ -561,12 +597,6 @@ __global__ void scatter_reduced(Offset capacity, const std::int64_t* runs, const
   }
 }
 
-inline int key_bits(Index largest_key) {
-  int bits = 1;
-  while (bits < 32 && (std::uint64_t(largest_key) >> bits) != 0) ++bits;
-  return bits;
-}
-
 template <class Z, class A, class U, class M, class Add, class Prod>
 void push(DenseResult<Z>& t, const Csr<A>& rows, const PushPlan<U>& plan,
           const VectorMaskView<M>& mask, const Add& add, const Prod& product) {
@@ -615,7 +645,28 @@ void push(DenseResult<Z>& t, const Csr<A>& rows, const PushPlan<U>& plan,
 
 // ------------------------------------------------------------------ sparse push for `any`
 
-/// Each allowed edge's output is claimed once (claim stamps); the claimer appends (o, value).
+/// Expands edge e of the push (owner f = input entry, from the scanned starts): the output is
+/// claimed once (claim stamps) and the claimer appends (o, value) to the output list.
+template <class W, class A, class U, class M, class Prod>
+__device__ void claim_edge(Offset e, const Offset* starts, Index count, const Index* indices,
+                           const U* u_values, const CsrView<A>& rows,
+                           const VectorMaskView<M>& mask, const Prod& product,
+                           const ClaimStamps& stamps, Index* out_indices, W* out_values,
+                           unsigned long long* out_count) {
+  const PushEdge edge = push_edge(e, starts, count, indices, rows);
+  const Index o = rows.col_indices[edge.position];
+  if (!mask.allows(o) || !claim(stamps, o)) return;
+  // One atomic per group of lanes that claimed together: a level that discovers 10^5 vertices
+  // would otherwise serialize on the one counter.
+  const auto claimers = cooperative_groups::coalesced_threads();
+  unsigned long long first = 0;
+  if (claimers.thread_rank() == 0) first = atomicAdd(out_count, claimers.size());
+  const auto slot = claimers.shfl(first, 0) + claimers.thread_rank();
+  out_indices[slot] = o;
+  out_values[slot] = static_cast<W>(
+      product(rows.values[edge.position], u_values[edge.f], o, indices[edge.f]));
+}
+
 template <class W, class A, class U, class M, class Prod>
 __global__ void push_claim_any(const Offset* starts, Index count, const Index* indices,
                                const U* u_values, CsrView<A> rows, VectorMaskView<M> mask,
@@ -623,18 +674,26 @@ __global__ void push_claim_any(const Offset* starts, Index count, const Index* i
                                W* out_values, unsigned long long* out_count) {
   const Offset edges = starts[count];  // read here, so the host never waits for the scan
   GRB_GRID_STRIDE_LOOP(e, edges) {
-    const PushEdge edge = push_edge(e, starts, count, indices, rows);
-    const Index o = rows.col_indices[edge.position];
-    if (!mask.allows(o) || !claim(stamps, o)) continue;
-    // One atomic per group of lanes that claimed together: a level that discovers 10^5
-    // vertices would otherwise serialize on the one counter.
-    const auto claimers = cooperative_groups::coalesced_threads();
-    unsigned long long first = 0;
-    if (claimers.thread_rank() == 0) first = atomicAdd(out_count, claimers.size());
-    const auto slot = claimers.shfl(first, 0) + claimers.thread_rank();
-    out_indices[slot] = o;
-    out_values[slot] = static_cast<W>(
-        product(rows.values[edge.position], u_values[edge.f], o, indices[edge.f]));
+    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, out_indices,
+               out_values, out_count);
+  }
+}
+
+/// push_claim_any for an input of at most block_scan_inputs entries, with the scan done by
+/// every block for itself in shared memory: one launch per push instead of two, and no scan
+/// array (a high-diameter graph's BFS level is a few thousand edges; its launches are its cost).
+template <class W, class A, class U, class M, class Prod>
+__global__ void __launch_bounds__(block_scan_threads)
+    push_claim_any_small(Index count, const Index* indices, const U* u_values, CsrView<A> rows,
+                         VectorMaskView<M> mask, Prod product, ClaimStamps stamps,
+                         Index* out_indices, W* out_values, unsigned long long* out_count) {
+  __shared__ Offset starts[block_scan_inputs + 1];
+  block_row_starts(count, indices, rows.row_offsets, starts);
+  __syncthreads();
+  const Offset edges = starts[count];
+  GRB_GRID_STRIDE_LOOP(e, edges) {
+    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, out_indices,
+               out_values, out_count);
   }
 }
 
@@ -646,117 +705,56 @@ inline unsigned expansion_blocks(double edges) {
   return static_cast<unsigned>(blocks < most ? blocks : most);
 }
 
-/// A push list of at least n / bitmap_sort_ratio and bitmap_sort_least entries is put in index
-/// order through a bitmap of the n output positions (one pass over n / 32 words and a scan of
-/// their counts) rather than by a radix sort, whose three passes over a list longer than one
-/// block's tile are each a latency-bound launch (53 µs for kron22's 180 K-entry second level,
-/// at ncu's base clocks). Shorter lists take the radix sort's single-block kernel.
-inline constexpr Index bitmap_sort_ratio = 1024;
-inline constexpr Index bitmap_sort_least = 8192;
-
-template <class W>
-__global__ void mark_pushed(Index nvals, const Index* indices, const W* values,
-                            std::uint32_t* bits, W* by_position) {
-  GRB_GRID_STRIDE_LOOP(e, nvals) {
-    const Index o = indices[e];
-    atomicOr(bits + o / 32, 1u << (o % 32));
-    by_position[o] = values[e];
-  }
-}
-
-__global__ inline void count_marked(std::uint64_t words, const std::uint32_t* bits,
-                                    Offset* counts) {
-  GRB_GRID_STRIDE_LOOP(k, words) { counts[k] = __popc(bits[k]); }
-}
-
-template <class W>
-__global__ void emit_marked(std::uint64_t words, const std::uint32_t* bits, const Offset* starts,
-                            const W* by_position, Index* indices, W* values) {
-  GRB_GRID_STRIDE_LOOP(k, words) {
-    Offset at = starts[k];
-    for (std::uint32_t word = bits[k]; word != 0; word &= word - 1) {
-      const Index o = static_cast<Index>(k * 32 + (__ffs(word) - 1));
-      indices[at] = o;
-      values[at] = by_position[o];
-      ++at;
-    }
-  }
-}
-
-/// (indices, values): nvals entries of distinct indices below n, in any order -> sorted_*.
-template <class W>
-void sort_by_bitmap(Index n, Index nvals, const Index* indices, const W* values,
-                    Index* sorted_indices, W* sorted_values) {
-  const std::uint64_t words = (std::uint64_t(n) + 31) / 32;
-  auto bits = device_array<std::uint32_t>(words);
-  fill_zero(bits.data(), words);
-  auto by_position = device_array<W>(n);  // read only where marked
-  mark_pushed<<<blocks_for(nvals), block_threads>>>(nvals, indices, values, bits.data(),
-                                                     by_position.data());
-  GRB_CUDA_CHECK_LAUNCH();
-  auto starts = device_array<Offset>(words + 1);
-  count_marked<<<blocks_for(words), block_threads>>>(words, bits.data(), starts.data());
-  GRB_CUDA_CHECK_LAUNCH();
-  exclusive_scan_counts(starts.data(), words);
-  emit_marked<<<blocks_for(words), block_threads>>>(words, bits.data(), starts.data(),
-                                                     by_position.data(), sorted_indices,
-                                                     sorted_values);
-  GRB_CUDA_CHECK_LAUNCH();
-}
+/// A push of at most this many edges (by the longest-row bound) is expanded by
+/// push_claim_any_small, whose blocks each repeat the scan of the input's row lengths.
+inline constexpr Offset small_push_edges = Offset{1} << 16;
 
 /// w = T for a push whose monoid is `any`, when nothing of the old w survives (no accumulator;
-/// replace, or no mask): the outputs come straight out as a sparse list, deduplicated by claim
-/// stamps and put in index order (a radix sort, or a bitmap for longer lists; scattered into a
-/// dense w when that many are found): work in proportion to the input's edges, not to w's size,
-/// and one value read back (the output count). This is a BFS level on a high-diameter graph.
+/// replace, or no mask): the outputs come straight out as a list, deduplicated by claim stamps
+/// and left in the order found (Vector::adopt_unsorted; scattered into a dense w when that many
+/// are found): work in proportion to the input's edges, not to w's size, and one value read
+/// back (the output count). This is a BFS level on a high-diameter graph.
 template <class W, class A, class U, class M, class Prod>
 void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const PushPlan<U>& plan,
                      Offset longest_row, const VectorMaskView<M>& mask, const Prod& product) {
   const Index n = w.size();
   const SparseInput<U>& input = plan.input();
   const Index count = plan.count();
-  // Up to n distinct outputs: the pool hands out the space without touching it.
-  auto indices = device_array<Index>(n);
-  auto values = device_array<W>(n);
-  auto found = device_array<unsigned long long>(1);
-  fill_zero(found.data(), 1);
   // The grid is sized by the edges when known, else by their bound from the longest row: an
   // estimate from the average degree gave a level of a few hub vertices (10^6 edges) 4 blocks.
   const Offset edges =
       plan.edges_at_most(std::min<Offset>(Offset(count) * longest_row, rows.nvals()));
-  push_claim_any<W><<<expansion_blocks(double(edges)), block_threads>>>(
-      plan.starts(), count, input.indices(), input.values(), view_of(rows), mask, product,
-      claim_stamps(n), indices.data(), values.data(), found.data());
+  // At most one output per edge, and n distinct ones: a grid's level (a few thousand edges)
+  // takes a few kilobytes, not n-sized arrays (the pool's large blocks cost more to hand out).
+  const std::size_t capacity = std::min<Offset>(edges, n);
+  auto indices = device_array<Index>(capacity);
+  auto values = device_array<W>(capacity);
+  const unsigned blocks = expansion_blocks(double(edges));
+  const ClaimStamps stamps = claim_stamps(n);
+  if (!plan.scanned() && count <= block_scan_inputs && edges <= small_push_edges) {
+    push_claim_any_small<W><<<blocks, block_scan_threads>>>(
+        count, input.indices(), input.values(), view_of(rows), mask, product, stamps,
+        indices.data(), values.data(), stamps.count);
+  } else {
+    push_claim_any<W><<<blocks, block_threads>>>(
+        plan.starts(), count, input.indices(), input.values(), view_of(rows), mask, product,
+        stamps, indices.data(), values.data(), stamps.count);
+  }
   GRB_CUDA_CHECK_LAUNCH();
-  const Index nvals = static_cast<Index>(read_scalar(found.data()));
+  const Index nvals = static_cast<Index>(read_scalar(stamps.count));
   Vector<W> result(n, Backend::cuda);
-  if (std::uint64_t(nvals) * dense_ratio > n) {
-    // The result is stored dense anyway (settle_format): the list is scattered unsorted, and
-    // the sort (~40 µs for a million entries) is skipped.
+  if (std::uint64_t(nvals) * dense_ratio > n) {  // stored dense anyway (settle_format)
     auto dense_values = device_array<W>(n);
     auto present = device_array<std::uint8_t>(n);
     grb::detail::sparse_to_dense_cuda(sizeof(W), n, nvals, indices.data(), values.data(),
                                       dense_values.data(), present.data());
     result.adopt_dense(std::move(dense_values), std::move(present), nvals);
-    w = std::move(result);
-    return;
+  } else {
+    indices.truncate(nvals);
+    values.truncate(nvals);
+    result.adopt_unsorted(std::move(indices), std::move(values));
   }
-  auto sorted_indices = device_array<Index>(nvals);
-  auto sorted_values = device_array<W>(nvals);
-  if (nvals >= bitmap_sort_least && std::uint64_t(nvals) * bitmap_sort_ratio >= n) {
-    sort_by_bitmap(n, nvals, indices.data(), values.data(), sorted_indices.data(),
-                   sorted_values.data());
-  } else if (nvals > 0) {
-    const std::int64_t items = nvals;
-    cub_run([&](void* temporary, std::size_t& bytes) {
-      return cub::DeviceRadixSort::SortPairs(temporary, bytes, indices.data(),
-                                             sorted_indices.data(), values.data(),
-                                             sorted_values.data(), items, 0, key_bits(n - 1));
-    });
-  }
-  result.adopt_sparse(std::move(sorted_indices), std::move(sorted_values));
   w = std::move(result);
-  w.settle_format();
 }
 
 // ------------------------------------------------------------------ cuSPARSE
@@ -951,7 +949,11 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       // The longest row decides whether long rows are split (only for monoids that read whole
       // rows; cached in the matrix after the first call).
       const Offset longest = early_exit ? 0 : longest_row_of(a, pull_is_csc);
-      pull(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product, longest);
+      // write_back adopts T itself when nothing of w survives (a BFS level's pull).
+      const bool adopted = !has_accum<Accum> &&
+                           ((mask_view.everything && !mask_view.complement) || desc.replace);
+      pull(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product, longest,
+           adopted);
     }
   }
   write_back(w, mask_view, accum, std::move(t), desc, /*t_within_mask=*/true);

@@ -146,11 +146,13 @@ __global__ void assign_vector_kernel(Index size, VectorView<W> old, const std::u
 
 /// w<structural mask>(all) = source, in place: only the mask's positions change (each set to
 /// the source's entry, or removed where the source has none), and the change in w's entry count
-/// is left on the device for nvals() to read when asked.
+/// is left on the device for nvals() to read when asked. The mask's entries are walked in their
+/// stored order; `source_is_mask`: the source is the (sparse) mask itself, so the value of the
+/// mask's entry at `position` is the source's there (a BFS's parents from its frontier).
 template <class W, class M, class S>
 __global__ void assign_in_place_kernel(VectorView<M> mask, VectorView<S> source, bool scalar,
-                                       S scalar_value, W* values, std::uint8_t* present,
-                                       std::int64_t* nvals_change) {
+                                       bool source_is_mask, S scalar_value, W* values,
+                                       std::uint8_t* present, std::int64_t* nvals_change) {
   const std::uint64_t items = mask.dense ? mask.size : mask.nvals;
   // Whole-block strides: every thread reaches the block counts below.
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
@@ -162,7 +164,9 @@ __global__ void assign_in_place_kernel(VectorView<M> mask, VectorView<S> source,
       const bool had = present[i] != 0;
       if (!mask.dense || mask.present[i]) {
         S value = scalar_value;
-        const bool has = scalar || source.find(i, value);
+        bool has = true;
+        if (source_is_mask && !mask.dense) value = source.values[position];
+        else if (!scalar) has = source.find(i, value);
         present[i] = has ? 1 : 0;
         values[i] = has ? static_cast<W>(value) : W{};
         added = has && !had;
@@ -204,14 +208,17 @@ void assign_in_place(Vector<W>& w, const Mask& mask, const Vector<S>* source, S 
     fill_zero(counter.data(), 1);
     return counter;
   });
-  const auto mask_view = view_of(mask);
+  const auto mask_view = entries_of(mask);
   const std::uint64_t items = mask_view.dense ? mask.size() : mask_view.nvals;
   if (items == 0) return;
+  bool source_is_mask = false;
+  if constexpr (std::is_same_v<Mask, Vector<S>>) source_is_mask = source == &mask;
   VectorView<S> source_view;
-  if (source) source_view = view_of(*source);
+  // The mask's own entries need no search (nor a sort); another source is searched.
+  if (source) source_view = source_is_mask ? entries_of(*source) : view_of(*source);
   assign_in_place_kernel<W><<<blocks_for(items), block_threads>>>(
-      mask_view, source_view, source == nullptr, scalar_value, update.values, update.present,
-      update.nvals_change);
+      mask_view, source_view, source == nullptr, source_is_mask, scalar_value, update.values,
+      update.present, update.nvals_change);
   GRB_CUDA_CHECK_LAUNCH();
 }
 
@@ -224,13 +231,14 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
   if (source_size != count)
     dimension_mismatch("assign", "source of size " + std::to_string(source_size) + " for " +
                                      std::to_string(count) + " indices");
-  const auto mask_view = vector_mask(mask, desc, w.size(), "assign");
+  check_vector_mask(mask, w.size(), "assign");
   if constexpr (may_assign_in_place<Mask, Accum>) {
     if (assigns_in_place(indices, desc)) {
-      assign_in_place(w, mask, source, scalar_value);
+      assign_in_place(w, mask, source, scalar_value);  // walks the mask: no sorted view of it
       return;
     }
   }
+  const auto mask_view = vector_mask(mask, desc, w.size(), "assign");
   const Index n = w.size();
   DenseResult<W> z(n);
   if (n > 0) {
@@ -238,7 +246,7 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
     const auto listed = listed_flags(indices, list.view(), n);
     // The source's entries, stably sorted by target: entries sent to one index stay in order.
     std::optional<SparseInput<S>> input;
-    if (source) input.emplace(*source);
+    if (source) input.emplace(*source, EntryOrder::by_index);
     const Index entries = source ? input->nvals() : count;
     auto targets = device_array<Index>(entries);
     auto values = device_array<S>(entries);

@@ -80,6 +80,20 @@ VectorView<T> view_of(const Vector<T>& v) {
   return view;
 }
 
+/// The entries of a vector for a kernel that only walks them, never find()s in them: a sparse
+/// vector's entries in their stored order (a jumbled one is not sorted first).
+template <class T>
+VectorView<T> entries_of(const Vector<T>& v) {
+  VectorView<T> view;
+  view.size = v.size();
+  view.dense = v.format() == VectorFormat::dense;
+  view.nvals = view.dense ? 0 : v.nvals();
+  view.values = view.dense ? v.values().data() : v.unsorted_values().data();
+  view.present = view.dense ? v.present().data() : nullptr;
+  view.indices = view.dense ? nullptr : v.unsorted_indices().data();
+  return view;
+}
+
 /// A dense (values + presence) copy of a vector, or the vector's own arrays when it is dense.
 template <class T>
 class DenseInput {
@@ -92,8 +106,9 @@ class DenseInput {
     }
     owned_values_ = device_array<T>(v.size());
     owned_present_ = device_array<std::uint8_t>(v.size());
-    grb::detail::sparse_to_dense_cuda(sizeof(T), v.size(), v.nvals(), v.indices().data(),
-                                      v.values().data(), owned_values_.data(),
+    // A scatter: the entries' order does not matter.
+    grb::detail::sparse_to_dense_cuda(sizeof(T), v.size(), v.nvals(), v.unsorted_indices().data(),
+                                      v.unsorted_values().data(), owned_values_.data(),
                                       owned_present_.data());
     values_ = owned_values_.data();
     present_ = owned_present_.data();
@@ -163,6 +178,16 @@ struct VectorMaskView {
   }
 };
 
+/// A vector mask must have the output's size (nothing to check without one).
+template <class Mask>
+void check_vector_mask(const Mask& mask, Index size, const char* operation) {
+  if constexpr (!std::is_same_v<Mask, NoMask>) {
+    if (mask.size() != size)
+      dimension_mismatch(operation, "mask of size " + std::to_string(mask.size()) +
+                                        " for an output of size " + std::to_string(size));
+  }
+}
+
 /// The device view of an operation's mask, checked against the output's size; plus an estimate
 /// of how many positions it allows, for the push/pull choice: no device pass and no read-back
 /// (an in-place change to the mask's count may still be pending: Vector::nvals_estimate), so it
@@ -177,9 +202,7 @@ auto vector_mask(const Mask& mask, const Descriptor& desc, Index size, const cha
     return view;
   } else {
     using M = typename Mask::value_type;
-    if (mask.size() != size)
-      dimension_mismatch(operation, "mask of size " + std::to_string(mask.size()) +
-                                        " for an output of size " + std::to_string(size));
+    check_vector_mask(mask, size, operation);
     VectorMaskView<M> view;
     view.everything = false;
     view.complement = desc.complement_mask;

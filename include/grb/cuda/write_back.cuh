@@ -21,12 +21,14 @@
 
 namespace grb::cuda::detail {
 
-/// A dense result on the device: values + presence for `size` positions.
+/// A dense result on the device: values + presence for `size` positions; plus, where the
+/// kernel that wrote it also counted its entries, that count (on the device).
 template <class T>
 struct DenseResult {
   Index size = 0;
   DeviceArray<T> values;
   DeviceArray<std::uint8_t> present;
+  DeviceArray<unsigned long long> count;  // empty: not counted
 
   explicit DenseResult(Index n)
       : size(n), values(device_array<T>(n)), present(device_array<std::uint8_t>(n)) {}
@@ -34,6 +36,35 @@ struct DenseResult {
   void clear() {
     fill_zero(present.data(), size);
     fill_zero(values.data(), size);
+  }
+  /// A zeroed counter for the kernel that writes every position to add its entries to.
+  unsigned long long* counter() {
+    count = device_array<unsigned long long>(1);
+    fill_zero(count.data(), 1);
+    return count.data();
+  }
+};
+
+/// Counts entries per block, for kernels whose threads leave a grid-stride loop at different
+/// times (so __syncthreads_count cannot be used inside it): count_found per entry, by a shared
+/// atomic per warp, then flush_count once by every thread after the loop.
+struct BlockCount {
+  unsigned* shared;
+  unsigned long long* total;  // null: not counting
+  __device__ void start() const {
+    if (threadIdx.x == 0) *shared = 0;
+    __syncthreads();
+  }
+  __device__ void count_found(bool found) const {
+    const unsigned active = __activemask();
+    const unsigned votes = __ballot_sync(active, found);
+    if (votes != 0 && (threadIdx.x & 31u) == unsigned(__ffs(active) - 1))
+      atomicAdd(shared, unsigned(__popc(votes)));
+  }
+  __device__ void flush() const {
+    __syncthreads();
+    if (threadIdx.x == 0 && total && *shared != 0)
+      atomicAdd(total, static_cast<unsigned long long>(*shared));
   }
 };
 
@@ -115,7 +146,8 @@ void write_back(Vector<W>& w, const VectorMaskView<M>& mask, const Accum& accum,
   if (!has_accum<Accum> && (unmasked || (desc.replace && t_within_mask))) {
     // The result is T itself: no merge with the old output (a BFS level's masked vxm with
     // replace lands here, so its O(n) result is adopted, not copied).
-    const Index t_nvals = count_entries(t.present.data(), n);
+    const Index t_nvals = t.count.empty() ? count_entries(t.present.data(), n)
+                                          : static_cast<Index>(read_scalar(t.count.data()));
     Vector<W> result(n, Backend::cuda);
     if constexpr (std::is_same_v<W, Z>) {
       result.adopt_dense(std::move(t.values), std::move(t.present), t_nvals);
