@@ -115,7 +115,12 @@ int main(int argc, char** argv) {
   app.add_flag("--cpu", cpu, "also run the cpu linear-algebra engine");
   app.add_flag("--levels", levels, "one more run per engine and graph with per-level timing, as JSON");
   app.add_option("--json", json_path, "write JSON lines here (default: stdout after the table)");
+  bool blocking = false;
+  app.add_flag("--blocking", blocking,
+               "blocking mode: no deferred, fused operations in the linear-algebra engine "
+               "(grb/deferred.hpp), for comparison");
   CLI11_PARSE(app, argc, argv);
+  if (blocking) grb::set_mode(grb::Mode::blocking);
 
   try {
     std::vector<Graph> graphs;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "grb/array.hpp"
+#include "grb/deferred.hpp"
 #include "grb/error.hpp"
 #include "grb/operators.hpp"
 #include "grb/types.hpp"
@@ -108,8 +109,11 @@ class Matrix {
 
   Matrix(const Matrix& other)
       : csr_(other.csr_.to(other.backend())), symmetric_(other.symmetric_) {}
+  // Replacing or freeing the entries first completes deferred work, which may read them
+  // (grb/deferred.hpp); a move construction keeps the same storage alive.
   Matrix& operator=(const Matrix& other) {
     if (this != &other) {
+      detail::complete_deferred();
       csr_ = other.csr_.to(other.backend());
       transpose_.reset();
       longest_row_[0] = longest_row_[1] = std::nullopt;
@@ -118,7 +122,16 @@ class Matrix {
     return *this;
   }
   Matrix(Matrix&&) noexcept = default;
-  Matrix& operator=(Matrix&&) noexcept = default;
+  Matrix& operator=(Matrix&& other) noexcept {
+    detail::complete_deferred_quietly();
+    csr_ = std::move(other.csr_);
+    transpose_ = std::move(other.transpose_);
+    longest_row_[0] = other.longest_row_[0];
+    longest_row_[1] = other.longest_row_[1];
+    symmetric_ = other.symmetric_;
+    return *this;
+  }
+  ~Matrix() { detail::complete_deferred_quietly(); }
 
   Index nrows() const { return csr_.nrows; }
   Index ncols() const { return csr_.ncols; }
@@ -146,6 +159,7 @@ class Matrix {
   }
   /// Replaces the contents (dimensions included) with `csr`, on its own backend.
   void adopt(Csr<T>&& csr) {
+    detail::complete_deferred();
     csr_ = std::move(csr);
     transpose_.reset();
     longest_row_[0] = longest_row_[1] = std::nullopt;
@@ -160,6 +174,7 @@ class Matrix {
     if (nrows() != ncols())
       throw DimensionMismatch("mark_symmetric: a " + std::to_string(nrows()) + " x " +
                               std::to_string(ncols()) + " matrix cannot be symmetric");
+    detail::complete_deferred();  // the transpose it frees may be read by deferred work
     symmetric_ = true;
     transpose_.reset();
   }

@@ -7,6 +7,9 @@
 // calls it): a BFS frontier is only ever iterated, so sorting it each level is wasted work.
 // indices() and values() sort first, so every reader sees sorted entries unless it asks for
 // the stored order (unsorted_indices/unsorted_values) because order does not matter to it.
+//
+// Every accessor but size() and backend() first completes deferred work (grb/deferred.hpp), as
+// do destruction and moves: a vector never shows a state that a queued operation will change.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "grb/array.hpp"
+#include "grb/deferred.hpp"
 #include "grb/error.hpp"
 #include "grb/matrix.hpp"
 #include "grb/types.hpp"
@@ -56,7 +60,7 @@ class Vector {
 
   Vector(const Vector& other)
       : size_(other.size_),
-        nvals_(other.nvals()),
+        nvals_(other.nvals()),  // completes deferred work first
         format_(other.format_),
         jumbled_(other.jumbled_),
         indices_(other.indices_.clone()),
@@ -66,8 +70,28 @@ class Vector {
     if (this != &other) *this = Vector(other);
     return *this;
   }
-  Vector(Vector&&) noexcept = default;
-  Vector& operator=(Vector&&) noexcept = default;
+  Vector(Vector&& other) noexcept
+      : size_((detail::complete_deferred_quietly(), other.size_)),
+        nvals_(other.nvals_),
+        nvals_change_(std::move(other.nvals_change_)),
+        format_(other.format_),
+        jumbled_(other.jumbled_),
+        indices_(std::move(other.indices_)),
+        values_(std::move(other.values_)),
+        present_(std::move(other.present_)) {}
+  Vector& operator=(Vector&& other) noexcept {
+    detail::complete_deferred_quietly();
+    size_ = other.size_;
+    nvals_ = other.nvals_;
+    nvals_change_ = std::move(other.nvals_change_);
+    format_ = other.format_;
+    jumbled_ = other.jumbled_;
+    indices_ = std::move(other.indices_);
+    values_ = std::move(other.values_);
+    present_ = std::move(other.present_);
+    return *this;
+  }
+  ~Vector() { detail::complete_deferred_quietly(); }
 
   /// A dense vector with every entry present and equal to `value`.
   static Vector full(Index size, T value, Backend backend = default_backend()) {
@@ -82,16 +106,24 @@ class Vector {
 
   Index size() const { return size_; }
   Index nvals() const {
+    detail::complete_deferred();
     settle_nvals();
     return nvals_;
   }
   /// nvals() without reading back a pending in-place change (see update_dense): exact unless
   /// such a change is pending. For heuristics that must not wait for the device.
-  Index nvals_estimate() const { return nvals_; }
+  Index nvals_estimate() const {
+    detail::complete_deferred();
+    return nvals_;
+  }
   Backend backend() const { return values_.backend(); }
-  VectorFormat format() const { return format_; }
+  VectorFormat format() const {
+    detail::complete_deferred();
+    return format_;
+  }
 
   Vector to(Backend backend) const {
+    detail::complete_deferred();
     sort_entries();
     Vector result(size_, backend);
     result.nvals_ = nvals();
@@ -112,13 +144,23 @@ class Vector {
     sort_entries();
     return values_;
   }
-  const detail::Array<std::uint8_t>& present() const { return present_; }
+  const detail::Array<std::uint8_t>& present() const {
+    detail::complete_deferred();
+    return present_;
+  }
   /// A sparse vector's entries in their stored order, for readers to whom order is nothing (a
   /// push over a frontier, a scatter): no sort.
-  const detail::Array<Index>& unsorted_indices() const { return indices_; }
-  const detail::Array<T>& unsorted_values() const { return values_; }
+  const detail::Array<Index>& unsorted_indices() const {
+    detail::complete_deferred();
+    return indices_;
+  }
+  const detail::Array<T>& unsorted_values() const {
+    detail::complete_deferred();
+    return values_;
+  }
 
   void adopt_sparse(detail::Array<Index>&& indices, detail::Array<T>&& values) {
+    detail::complete_deferred();
     nvals_change_ = {};
     nvals_ = static_cast<Index>(indices.size());
     format_ = VectorFormat::sparse;
@@ -134,6 +176,7 @@ class Vector {
     jumbled_ = nvals_ > 1;
   }
   void adopt_dense(detail::Array<T>&& values, detail::Array<std::uint8_t>&& present, Index nvals) {
+    detail::complete_deferred();
     nvals_change_ = {};
     nvals_ = nvals;
     format_ = VectorFormat::dense;
@@ -156,6 +199,7 @@ class Vector {
   };
   template <class MakeCounter>
   DenseUpdate update_dense(MakeCounter&& make_counter) {
+    detail::complete_deferred();
     if (format_ != VectorFormat::dense)
       throw InvalidValue("update_dense: the vector is not stored dense");
     if (nvals_change_.empty()) nvals_change_ = make_counter();
@@ -202,6 +246,7 @@ class Vector {
   detail::Array<std::uint8_t> present_;
 
   void sort_entries() const {
+    detail::complete_deferred();
     if (!jumbled_) return;
     detail::Array<Index> indices(nvals_, backend());
     detail::Array<T> values(nvals_, backend());
@@ -230,6 +275,7 @@ class Vector {
 
 template <class T>
 void Vector<T>::make_dense() {
+  detail::complete_deferred();
   if (format_ == VectorFormat::dense) return;
   settle_nvals();
   const Backend where = backend();
@@ -251,6 +297,7 @@ void Vector<T>::make_dense() {
 
 template <class T>
 void Vector<T>::make_sparse() {
+  detail::complete_deferred();
   if (format_ == VectorFormat::sparse) return;
   settle_nvals();
   const Backend where = backend();

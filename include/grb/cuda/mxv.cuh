@@ -34,6 +34,7 @@
 #include <type_traits>
 
 #include "grb/cuda/claim_stamps.cuh"
+#include "grb/cuda/deferred.cuh"
 #include "grb/cuda/views.cuh"
 #include "grb/cuda/write_back.cuh"
 
@@ -646,13 +647,14 @@ void push(DenseResult<Z>& t, const Csr<A>& rows, const PushPlan<U>& plan,
 // ------------------------------------------------------------------ sparse push for `any`
 
 /// Expands edge e of the push (owner f = input entry, from the scanned starts): the output is
-/// claimed once (claim stamps) and the claimer appends (o, value) to the output list.
+/// claimed once (claim stamps), the claimer appends (o, value) to the output list and writes the
+/// assigns fused into the push (deferred.cuh).
 template <class W, class A, class U, class M, class Prod>
 __device__ void claim_edge(Offset e, const Offset* starts, Index count, const Index* indices,
                            const U* u_values, const CsrView<A>& rows,
                            const VectorMaskView<M>& mask, const Prod& product,
-                           const ClaimStamps& stamps, Index* out_indices, W* out_values,
-                           unsigned long long* out_count) {
+                           const ClaimStamps& stamps, const FusedAssigns& fused,
+                           Index* out_indices, W* out_values, unsigned long long* out_count) {
   const PushEdge edge = push_edge(e, starts, count, indices, rows);
   const Index o = rows.col_indices[edge.position];
   if (!mask.allows(o) || !claim(stamps, o)) return;
@@ -662,20 +664,22 @@ __device__ void claim_edge(Offset e, const Offset* starts, Index count, const In
   unsigned long long first = 0;
   if (claimers.thread_rank() == 0) first = atomicAdd(out_count, claimers.size());
   const auto slot = claimers.shfl(first, 0) + claimers.thread_rank();
+  const W value =
+      static_cast<W>(product(rows.values[edge.position], u_values[edge.f], o, indices[edge.f]));
   out_indices[slot] = o;
-  out_values[slot] = static_cast<W>(
-      product(rows.values[edge.position], u_values[edge.f], o, indices[edge.f]));
+  out_values[slot] = value;
+  write_fused(fused, o, value, claimers);
 }
 
 template <class W, class A, class U, class M, class Prod>
 __global__ void push_claim_any(const Offset* starts, Index count, const Index* indices,
                                const U* u_values, CsrView<A> rows, VectorMaskView<M> mask,
-                               Prod product, ClaimStamps stamps, Index* out_indices,
-                               W* out_values, unsigned long long* out_count) {
+                               Prod product, ClaimStamps stamps, FusedAssigns fused,
+                               Index* out_indices, W* out_values, unsigned long long* out_count) {
   const Offset edges = starts[count];  // read here, so the host never waits for the scan
   GRB_GRID_STRIDE_LOOP(e, edges) {
-    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, out_indices,
-               out_values, out_count);
+    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused,
+               out_indices, out_values, out_count);
   }
 }
 
@@ -686,14 +690,15 @@ template <class W, class A, class U, class M, class Prod>
 __global__ void __launch_bounds__(block_scan_threads)
     push_claim_any_small(Index count, const Index* indices, const U* u_values, CsrView<A> rows,
                          VectorMaskView<M> mask, Prod product, ClaimStamps stamps,
-                         Index* out_indices, W* out_values, unsigned long long* out_count) {
+                         FusedAssigns fused, Index* out_indices, W* out_values,
+                         unsigned long long* out_count) {
   __shared__ Offset starts[block_scan_inputs + 1];
   block_row_starts(count, indices, rows.row_offsets, starts);
   __syncthreads();
   const Offset edges = starts[count];
   GRB_GRID_STRIDE_LOOP(e, edges) {
-    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, out_indices,
-               out_values, out_count);
+    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused,
+               out_indices, out_values, out_count);
   }
 }
 
@@ -714,47 +719,85 @@ inline constexpr Offset small_push_edges = Offset{1} << 16;
 /// and left in the order found (Vector::adopt_unsorted; scattered into a dense w when that many
 /// are found): work in proportion to the input's edges, not to w's size, and one value read
 /// back (the output count). This is a BFS level on a high-diameter graph.
+///
+/// In non-blocking mode the push is queued (grb/deferred.hpp) until its result is read, so that
+/// the assigns masked by it can join its launch (deferred.cuh): everything is set up here, and
+/// run() launches, reads the count back and installs the result in w.
 template <class W, class A, class U, class M, class Prod>
-void push_any_sparse(Vector<W>& w, const Csr<A>& rows, const PushPlan<U>& plan,
+class PushAnySparse final : public PendingPush {
+ public:
+  PushAnySparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, PushPlan<U>&& plan,
+                Offset longest_row, const VectorMaskView<M>& mask, const Prod& product)
+      : w_(w), plan_(std::move(plan)), rows_(view_of(rows)), mask_(mask), product_(product) {
+    output = &w;
+    input = &u;
+    value_type = &typeid(W);
+    size = w.size();
+    const Index n = w.size();
+    // The grid is sized by the edges when known, else by their bound from the longest row: an
+    // estimate from the average degree gave a level of a few hub vertices (10^6 edges) 4 blocks.
+    const Offset edges =
+        plan_.edges_at_most(std::min<Offset>(Offset(plan_.count()) * longest_row, rows.nvals()));
+    // At most one output per edge, and n distinct ones: a grid's level (a few thousand edges)
+    // takes a few kilobytes, not n-sized arrays (the pool's large blocks cost more to hand out).
+    const std::size_t capacity = std::min<Offset>(edges, n);
+    indices_ = device_array<Index>(capacity);
+    values_ = device_array<W>(capacity);
+    blocks_ = expansion_blocks(double(edges));
+    stamps_ = claim_stamps(n);
+    small_ = !plan_.scanned() && plan_.count() <= block_scan_inputs && edges <= small_push_edges;
+    if (!small_) plan_.starts();  // the scan (its launches) now; no read-back
+  }
+
+  void run() override {
+    const SparseInput<U>& input = plan_.input();
+    if (small_) {
+      push_claim_any_small<W><<<blocks_, block_scan_threads>>>(
+          plan_.count(), input.indices(), input.values(), rows_, mask_, product_, stamps_, fused,
+          indices_.data(), values_.data(), stamps_.count);
+    } else {
+      push_claim_any<W><<<blocks_, block_threads>>>(
+          plan_.starts(), plan_.count(), input.indices(), input.values(), rows_, mask_, product_,
+          stamps_, fused, indices_.data(), values_.data(), stamps_.count);
+    }
+    GRB_CUDA_CHECK_LAUNCH();
+    const Index n = w_.size();
+    const Index nvals = static_cast<Index>(read_scalar(stamps_.count));
+    Vector<W> result(n, Backend::cuda);
+    if (std::uint64_t(nvals) * dense_ratio > n) {  // stored dense anyway (settle_format)
+      auto dense_values = device_array<W>(n);
+      auto present = device_array<std::uint8_t>(n);
+      grb::detail::sparse_to_dense_cuda(sizeof(W), n, nvals, indices_.data(), values_.data(),
+                                        dense_values.data(), present.data());
+      result.adopt_dense(std::move(dense_values), std::move(present), nvals);
+    } else {
+      indices_.truncate(nvals);
+      values_.truncate(nvals);
+      result.adopt_unsorted(std::move(indices_), std::move(values_));
+    }
+    w_ = std::move(result);
+  }
+
+ private:
+  Vector<W>& w_;
+  PushPlan<U> plan_;
+  CsrView<A> rows_;
+  VectorMaskView<M> mask_;
+  Prod product_;
+  DeviceArray<Index> indices_;
+  DeviceArray<W> values_;
+  unsigned blocks_ = 0;
+  ClaimStamps stamps_{};
+  bool small_ = false;
+};
+
+template <class W, class A, class U, class M, class Prod>
+void push_any_sparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, PushPlan<U>&& plan,
                      Offset longest_row, const VectorMaskView<M>& mask, const Prod& product) {
-  const Index n = w.size();
-  const SparseInput<U>& input = plan.input();
-  const Index count = plan.count();
-  // The grid is sized by the edges when known, else by their bound from the longest row: an
-  // estimate from the average degree gave a level of a few hub vertices (10^6 edges) 4 blocks.
-  const Offset edges =
-      plan.edges_at_most(std::min<Offset>(Offset(count) * longest_row, rows.nvals()));
-  // At most one output per edge, and n distinct ones: a grid's level (a few thousand edges)
-  // takes a few kilobytes, not n-sized arrays (the pool's large blocks cost more to hand out).
-  const std::size_t capacity = std::min<Offset>(edges, n);
-  auto indices = device_array<Index>(capacity);
-  auto values = device_array<W>(capacity);
-  const unsigned blocks = expansion_blocks(double(edges));
-  const ClaimStamps stamps = claim_stamps(n);
-  if (!plan.scanned() && count <= block_scan_inputs && edges <= small_push_edges) {
-    push_claim_any_small<W><<<blocks, block_scan_threads>>>(
-        count, input.indices(), input.values(), view_of(rows), mask, product, stamps,
-        indices.data(), values.data(), stamps.count);
-  } else {
-    push_claim_any<W><<<blocks, block_threads>>>(
-        plan.starts(), count, input.indices(), input.values(), view_of(rows), mask, product,
-        stamps, indices.data(), values.data(), stamps.count);
-  }
-  GRB_CUDA_CHECK_LAUNCH();
-  const Index nvals = static_cast<Index>(read_scalar(stamps.count));
-  Vector<W> result(n, Backend::cuda);
-  if (std::uint64_t(nvals) * dense_ratio > n) {  // stored dense anyway (settle_format)
-    auto dense_values = device_array<W>(n);
-    auto present = device_array<std::uint8_t>(n);
-    grb::detail::sparse_to_dense_cuda(sizeof(W), n, nvals, indices.data(), values.data(),
-                                      dense_values.data(), present.data());
-    result.adopt_dense(std::move(dense_values), std::move(present), nvals);
-  } else {
-    indices.truncate(nvals);
-    values.truncate(nvals);
-    result.adopt_unsorted(std::move(indices), std::move(values));
-  }
-  w = std::move(result);
+  auto push = std::make_unique<PushAnySparse<W, A, U, M, Prod>>(w, u, rows, std::move(plan),
+                                                                longest_row, mask, product);
+  if (grb::mode() == Mode::blocking) push->run();
+  else grb::detail::defer(std::move(push));
 }
 
 // ------------------------------------------------------------------ cuSPARSE
@@ -883,6 +926,7 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
                       const Semiring& semiring, const Matrix<A>& a, const Vector<U>& u,
                       bool transposed, const Descriptor& desc) {
   using Z = typename Semiring::value_type;
+  grb::detail::complete_deferred();  // before claim stamps or anything else is taken
   const Index nrows = transposed ? a.ncols() : a.nrows();
   const Index ncols = transposed ? a.nrows() : a.ncols();
   const Index output_size = is_vxm ? ncols : nrows;
@@ -931,7 +975,8 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
   if (pushes && !plan) plan.emplace(push_rows, u);
   if constexpr (any_monoid && !has_accum<Accum>) {
     if (pushes && (desc.replace || mask_view.everything)) {
-      push_any_sparse(w, push_rows, *plan, longest_row_of(a, !pull_is_csc), mask_view, product);
+      push_any_sparse(w, u, push_rows, std::move(*plan), longest_row_of(a, !pull_is_csc),
+                      mask_view, product);
       return;
     }
   }

@@ -1,0 +1,123 @@
+// Deferred pushes with fused assigns (the cuda side of grb/deferred.hpp).
+//
+// A push vxm/mxv whose monoid is `any` (a BFS level) is queued instead of launched. An assign
+// called next that is masked by the push's result, in place (all indices, structural mask, no
+// accumulator, no replace) into a dense vector, and that writes the result's own values or a
+// scalar, joins the queued push: the push kernel writes the assign's target for each output it
+// claims. So the BFS level
+//     vxm(q<!level>, q, A); assign(parent<q>, q); assign(level<q>, depth); q.nvals()
+// is one launch and one read-back, not three launches that each wait for the one before.
+//
+// Writing the target inside the push is the assign's result exactly: the outputs claimed are
+// the result's entries, each claimed once (claim stamps), so each target position is written by
+// one thread. The target may even be the push's mask: a claimed output is claimed for good, so
+// whether another thread then sees it in the mask or not, that thread cannot claim it again.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <typeinfo>
+
+#include "grb/cuda/launch.cuh"
+#include "grb/deferred.hpp"
+#include "grb/vector.hpp"
+
+namespace grb::cuda::detail {
+
+/// One assign fused into a push: target[o] = the push's value at o, or a scalar.
+struct FusedAssign {
+  void* values;
+  std::uint8_t* present;
+  std::int64_t* nvals_change;  // the target's pending in-place count (Vector::update_dense)
+  std::uint32_t bytes;         // of one target value
+  bool scalar;                 // write scalar_bytes, else the push's own value
+  alignas(8) unsigned char scalar_bytes[16];
+};
+
+inline constexpr int max_fused_assigns = 2;
+
+struct FusedAssigns {
+  FusedAssign targets[max_fused_assigns];
+  int count = 0;
+};
+
+__device__ inline void store_value(void* values, Index o, std::uint32_t bytes, const void* from) {
+  switch (bytes) {
+    case 1: static_cast<std::uint8_t*>(values)[o] = *static_cast<const std::uint8_t*>(from); break;
+    case 2: static_cast<std::uint16_t*>(values)[o] = *static_cast<const std::uint16_t*>(from); break;
+    case 4: static_cast<std::uint32_t*>(values)[o] = *static_cast<const std::uint32_t*>(from); break;
+    case 8: static_cast<std::uint64_t*>(values)[o] = *static_cast<const std::uint64_t*>(from); break;
+    default: memcpy(static_cast<unsigned char*>(values) + std::size_t(o) * bytes, from, bytes);
+  }
+}
+
+/// Writes output o (value `value`) into every fused target; `claimers`: the threads that claimed
+/// an output together, so each target's new entries cost one atomic per group.
+template <class W>
+__device__ void write_fused(const FusedAssigns& fused, Index o, const W& value,
+                            const cooperative_groups::coalesced_group& claimers) {
+  for (int t = 0; t < fused.count; ++t) {
+    const FusedAssign& target = fused.targets[t];
+    const bool added = target.present[o] == 0;
+    target.present[o] = 1;
+    store_value(target.values, o, target.bytes, target.scalar ? static_cast<const void*>(target.scalar_bytes)
+                                                     : static_cast<const void*>(&value));
+    const unsigned adds = __popc(claimers.ballot(added));
+    if (claimers.thread_rank() == 0 && adds > 0)
+      atomicAdd(reinterpret_cast<unsigned long long*>(target.nvals_change),
+                static_cast<unsigned long long>(adds));
+  }
+}
+
+/// A queued push (mxv.cuh's push_any_sparse) that assigns may fuse into.
+class PendingPush : public grb::detail::Deferred {
+ public:
+  const void* output = nullptr;              // the Vector the push writes
+  const void* input = nullptr;               // the Vector it reads
+  const std::type_info* value_type = nullptr;  // of the output's values
+  Index size = 0;                            // of the output
+  FusedAssigns fused;
+};
+
+/// Fuses w<mask>(all) = source (or = scalar) into the pending push when it can (see the top of
+/// this file); false: nothing was done, and the caller runs the assign itself. The caller has
+/// checked the sizes and that the assign is in place (assigns_in_place).
+template <class W, class Mask, class S>
+bool fuse_assign_into_push(Vector<W>& w, const Mask& mask, const Vector<S>* source, S scalar) {
+  auto* push = dynamic_cast<PendingPush*>(grb::detail::pending_work());
+  if (!push || push->fused.count == max_fused_assigns) return false;
+  if (static_cast<const void*>(&mask) != push->output || w.size() != push->size) return false;
+  const void* target = &w;
+  if (target == push->output || target == push->input) return false;  // read by the push
+  if (source) {
+    if constexpr (!std::is_same_v<S, W>) return false;  // the values are copied as they are
+    if (static_cast<const void*>(source) != push->output || typeid(S) != *push->value_type)
+      return false;
+  } else if (sizeof(W) > sizeof(FusedAssign::scalar_bytes)) {
+    return false;
+  }
+  const grb::detail::DeferredHold hold;  // w is not written by the push: reading it is safe
+  if (w.format() != VectorFormat::dense) return false;
+  const auto update = w.update_dense([] {
+    auto counter = device_array<std::int64_t>(1);
+    fill_zero(counter.data(), 1);
+    return counter;
+  });
+  FusedAssign& fused = push->fused.targets[push->fused.count++];
+  fused.values = update.values;
+  fused.present = update.present;
+  fused.nvals_change = update.nvals_change;
+  fused.bytes = sizeof(W);
+  fused.scalar = source == nullptr;
+  if (!source) {
+    const W value = static_cast<W>(scalar);
+    std::memcpy(fused.scalar_bytes, &value, std::min(sizeof(W), sizeof(fused.scalar_bytes)));
+  }
+  return true;
+}
+
+}  // namespace grb::cuda::detail

@@ -1,0 +1,261 @@
+// Deferred work (grb/deferred.hpp): what completes it, and (on the GPU) pushes with the assigns
+// fused into them against the cpu backend and against blocking mode.
+#include <doctest/doctest.h>
+
+#include <grb/grb.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+namespace {
+
+using grb::Backend;
+using grb::Index;
+
+/// Deferred work that counts its runs (and can fail), for the rules that hold on every backend.
+class Probe final : public grb::detail::Deferred {
+ public:
+  Probe(int& runs, bool fails) : runs_(runs), fails_(fails) {}
+  void run() override {
+    ++runs_;
+    if (fails_) throw std::runtime_error("probe failed");
+  }
+
+ private:
+  int& runs_;
+  bool fails_;
+};
+
+void queue_probe(int& runs, bool fails = false) {
+  grb::detail::defer(std::make_unique<Probe>(runs, fails));
+  REQUIRE(grb::detail::pending_work() != nullptr);
+}
+
+}  // namespace
+
+TEST_CASE("deferred work completes before any reader, move or destruction") {
+  int runs = 0;
+  grb::Vector<int> v(10, Backend::cpu);
+  v.set_element(3, 1);
+  SUBCASE("nvals") {
+    queue_probe(runs);
+    CHECK(v.nvals() == 1);
+    CHECK(runs == 1);
+  }
+  SUBCASE("format, values, the unsorted views") {
+    queue_probe(runs);
+    (void)v.format();
+    queue_probe(runs);
+    (void)v.values();
+    queue_probe(runs);
+    (void)v.unsorted_indices();
+    CHECK(runs == 3);
+  }
+  SUBCASE("a move, a copy and a destruction") {
+    queue_probe(runs);
+    grb::Vector<int> moved = std::move(v);
+    queue_probe(runs);
+    grb::Vector<int> copy = moved;
+    queue_probe(runs);
+    { grb::Vector<int> gone(4, Backend::cpu); }
+    CHECK(runs == 3);
+  }
+  SUBCASE("a matrix replaced or destroyed") {
+    queue_probe(runs);
+    { grb::Matrix<int> gone(3, 3, Backend::cpu); }
+    queue_probe(runs);
+    grb::Matrix<int> a(2, 2, Backend::cpu);
+    a = grb::Matrix<int>(3, 3, Backend::cpu);
+    CHECK(runs == 2);
+  }
+  SUBCASE("grb::wait and a change of mode") {
+    queue_probe(runs);
+    grb::wait();
+    queue_probe(runs);
+    grb::set_mode(grb::Mode::blocking);
+    CHECK(grb::mode() == grb::Mode::blocking);
+    grb::set_mode(grb::Mode::nonblocking);
+    CHECK(runs == 2);
+  }
+  CHECK(grb::detail::pending_work() == nullptr);
+}
+
+TEST_CASE("deferred work: a hold keeps it pending; an error in a destructor surfaces later") {
+  int runs = 0;
+  grb::Vector<int> v(10, Backend::cpu);
+  queue_probe(runs);
+  {
+    const grb::detail::DeferredHold hold;
+    CHECK(v.nvals() == 0);
+    CHECK(runs == 0);
+  }
+  CHECK(v.nvals() == 0);
+  CHECK(runs == 1);
+  queue_probe(runs, /*fails=*/true);
+  { grb::Vector<int> gone(4, Backend::cpu); }  // runs the probe, which throws: kept
+  CHECK(runs == 2);
+  CHECK_THROWS_WITH_AS(v.nvals(), "probe failed", std::runtime_error);
+  CHECK(v.nvals() == 0);  // thrown once
+  queue_probe(runs, /*fails=*/true);
+  CHECK_THROWS_AS(grb::wait(), std::runtime_error);
+  CHECK(grb::detail::pending_work() == nullptr);
+}
+
+namespace {
+
+bool skip_without_cuda() {
+  if (grb::cuda_available()) return false;
+  MESSAGE("cuda backend not available here: deferred-push cases SKIPPED");
+  return true;
+}
+
+/// A random graph whose first `sources` rows have `degree` edges each.
+grb::Matrix<std::int32_t> random_rows(Index n, Index sources, Index degree, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<Index> target(0, n - 1);
+  std::vector<Index> rows, cols;
+  for (Index k = 0; k < sources; ++k)
+    for (Index j = 0; j < degree; ++j) rows.push_back(k), cols.push_back(target(rng));
+  grb::Matrix<std::int32_t> a(n, n, Backend::cpu);
+  a.build(rows, cols, std::vector<std::int32_t>(rows.size(), 1), grb::first<std::int32_t>{});
+  return a;
+}
+
+/// A dense vector with every third position present (value = position % 7).
+template <class T>
+grb::Vector<T> every_third(Index n) {
+  std::vector<Index> indices;
+  std::vector<T> values;
+  for (Index i = 0; i < n; i += 3) indices.push_back(i), values.push_back(static_cast<T>(i % 7));
+  grb::Vector<T> v(n, Backend::cpu);
+  v.build(indices, values);
+  REQUIRE(v.format() == grb::VectorFormat::dense);
+  return v;
+}
+
+template <class T>
+void check_same(const grb::Vector<T>& want, const grb::Vector<T>& got) {
+  std::vector<Index> want_indices, got_indices;
+  std::vector<T> want_values, got_values;
+  want.extract_tuples(want_indices, want_values);
+  got.extract_tuples(got_indices, got_values);
+  CHECK(got_indices == want_indices);
+  CHECK(got_values == want_values);
+  CHECK(got.nvals() == want.nvals());
+}
+
+/// One BFS-like level: q<!visited> = q any.secondi A; parent<q> = q; visited<q> = depth.
+struct Level {
+  grb::Vector<Index> q, parent;
+  grb::Vector<std::int32_t> visited;
+};
+
+Level level_on(Backend backend, const grb::Matrix<std::int32_t>& a, Index sources) {
+  const Index n = a.nrows();
+  Level level{grb::Vector<Index>(n, Backend::cpu), every_third<Index>(n),
+              every_third<std::int32_t>(n)};
+  for (Index k = 0; k < sources; ++k) level.q.set_element(k, 1000 + k);
+  if (backend == Backend::cuda) {
+    level.q = level.q.to(backend);
+    level.parent = level.parent.to(backend);
+    level.visited = level.visited.to(backend);
+  }
+  return level;
+}
+
+const grb::Descriptor unvisited{.replace = true, .structural_mask = true, .complement_mask = true,
+                                .strategy = grb::MxvStrategy::push};
+const grb::Descriptor where_present{.structural_mask = true};
+
+void run_level(Level& level, const grb::Matrix<std::int32_t>& a, bool expect_fused) {
+  grb::vxm(level.q, level.visited, grb::no_accum, grb::any_secondi<Index>{}, level.q, a, unvisited);
+  grb::assign(level.parent, level.q, grb::no_accum, level.q, grb::all, where_present);
+  grb::assign(level.visited, level.q, grb::no_accum, std::int32_t{9}, grb::all, where_present);
+  // Both assigns joined the push (a third operation would have completed it).
+  if (expect_fused) CHECK(grb::detail::pending_work() != nullptr);
+  else CHECK(grb::detail::pending_work() == nullptr);
+}
+
+}  // namespace
+
+TEST_CASE("cuda deferred push: fused assigns match the cpu and blocking mode") {
+  if (skip_without_cuda()) return;
+  const Index n = 1 << 16;
+  // 300 sources x 40 edges: the one-launch small push; 6 000 x 20: the scanned push.
+  for (const auto [sources, degree] : {std::pair<Index, Index>{300, 40}, {6000, 20}}) {
+    CAPTURE(sources);
+    const grb::Matrix<std::int32_t> a = random_rows(n, sources, degree, sources);
+    const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
+    Level want = level_on(Backend::cpu, a, sources);
+    run_level(want, a, false);
+    Level fused = level_on(Backend::cuda, a_cuda, sources);
+    run_level(fused, a_cuda, true);
+    grb::set_mode(grb::Mode::blocking);
+    Level blocking = level_on(Backend::cuda, a_cuda, sources);
+    run_level(blocking, a_cuda, false);
+    grb::set_mode(grb::Mode::nonblocking);
+    // Entries that were present already (every third position) are overwritten, not counted.
+    check_same(want.parent, fused.parent);
+    check_same(want.visited, fused.visited);
+    check_same(want.q, fused.q);
+    check_same(want.q, blocking.q);
+    check_same(want.parent, blocking.parent);
+    check_same(want.visited, blocking.visited);
+    CHECK(want.q.nvals() > 1000);
+  }
+}
+
+TEST_CASE("cuda deferred push: completed by readers, moves, other operations, destruction") {
+  if (skip_without_cuda()) return;
+  const Index n = 1 << 14;
+  const grb::Matrix<std::int32_t> a = random_rows(n, 200, 30, 5);
+  Level want = level_on(Backend::cpu, a, 200);
+  run_level(want, a, false);
+  const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
+  Level got = level_on(Backend::cuda, a_cuda, 200);
+  SUBCASE("the result moved away before it is read") {
+    grb::vxm(got.q, got.visited, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda,
+             unvisited);
+    const grb::Vector<Index> moved = std::move(got.q);
+    CHECK(grb::detail::pending_work() == nullptr);
+    check_same(want.q, moved);
+  }
+  SUBCASE("the mask destroyed before the result is read") {
+    {
+      grb::Vector<std::int32_t> mask = got.visited;
+      grb::vxm(got.q, mask, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda, unvisited);
+      CHECK(grb::detail::pending_work() != nullptr);
+    }
+    CHECK(grb::detail::pending_work() == nullptr);
+    check_same(want.q, got.q);
+  }
+  SUBCASE("the matrix replaced before the result is read") {
+    grb::Matrix<std::int32_t> local = a_cuda;
+    grb::vxm(got.q, got.visited, grb::no_accum, grb::any_secondi<Index>{}, got.q, local,
+             unvisited);
+    local = grb::Matrix<std::int32_t>(n, n, Backend::cuda);  // frees the entries the push reads
+    CHECK(grb::detail::pending_work() == nullptr);
+    check_same(want.q, got.q);
+  }
+  SUBCASE("an assign that cannot fuse (an accumulator) completes the push first") {
+    grb::vxm(got.q, got.visited, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda,
+             unvisited);
+    grb::assign(got.parent, got.q, grb::plus<Index>{}, got.q, grb::all, where_present);
+    CHECK(grb::detail::pending_work() == nullptr);
+    grb::Vector<Index> parent = level_on(Backend::cpu, a, 200).parent;
+    grb::assign(parent, want.q, grb::plus<Index>{}, want.q, grb::all, where_present);
+    check_same(parent, got.parent);
+  }
+  SUBCASE("a sparse target (not in place yet) completes the push first") {
+    grb::Vector<Index> sparse_target(n, Backend::cuda);
+    grb::vxm(got.q, got.visited, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda,
+             unvisited);
+    grb::assign(sparse_target, got.q, grb::no_accum, got.q, grb::all, where_present);
+    CHECK(grb::detail::pending_work() == nullptr);
+    check_same(want.q, sparse_target);
+  }
+}
