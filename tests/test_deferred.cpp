@@ -113,15 +113,19 @@ bool skip_without_cuda() {
   return true;
 }
 
-/// A random graph whose first `sources` rows have `degree` edges each.
+/// A graph whose first `sources` rows have `degree` edges each, to distinct random targets: each
+/// output of a push from those rows has one parent, so `any` has one answer to give.
 grb::Matrix<std::int32_t> random_rows(Index n, Index sources, Index degree, std::uint64_t seed) {
+  REQUIRE(sources * degree <= n);
   std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<Index> target(0, n - 1);
+  std::vector<Index> targets(n);
+  for (Index i = 0; i < n; ++i) targets[i] = i;
+  std::shuffle(targets.begin(), targets.end(), rng);
   std::vector<Index> rows, cols;
   for (Index k = 0; k < sources; ++k)
-    for (Index j = 0; j < degree; ++j) rows.push_back(k), cols.push_back(target(rng));
+    for (Index j = 0; j < degree; ++j) rows.push_back(k), cols.push_back(targets[k * degree + j]);
   grb::Matrix<std::int32_t> a(n, n, Backend::cpu);
-  a.build(rows, cols, std::vector<std::int32_t>(rows.size(), 1), grb::first<std::int32_t>{});
+  a.build(rows, cols, std::vector<std::int32_t>(rows.size(), 1));
   return a;
 }
 
@@ -184,9 +188,11 @@ void run_level(Level& level, const grb::Matrix<std::int32_t>& a, bool expect_fus
 
 TEST_CASE("cuda deferred push: fused assigns match the cpu and blocking mode") {
   if (skip_without_cuda()) return;
-  const Index n = 1 << 16;
-  // 300 sources x 40 edges: the one-launch small push; 6 000 x 20: the scanned push.
-  for (const auto [sources, degree] : {std::pair<Index, Index>{300, 40}, {6000, 20}}) {
+  const Index n = 1 << 17;
+  // 300 sources x 40 edges: the one-launch small push; 6 000 x 20: the scanned push; rows of 8:
+  // a thread per row.
+  for (const auto& [sources, degree] :
+       {std::pair<Index, Index>{300, 40}, {6000, 20}, {3000, 8}}) {
     CAPTURE(sources);
     const grb::Matrix<std::int32_t> a = random_rows(n, sources, degree, sources);
     const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);

@@ -3,11 +3,37 @@
 // compute-sanitizer's leak check sees nothing left).
 #include <mutex>
 #include <optional>
+#include <string>
 
 #include "grb/cuda/claim_stamps.cuh"
 #include "grb/cuda/launch.cuh"
 
 namespace grb::cuda::detail {
+namespace {
+
+/// The host word publish_count writes into: page-locked, mapped into the device's address space
+/// (allocated once; freed at exit, like the stamps).
+struct PublishedWord {
+  unsigned long long* host = nullptr;
+  unsigned long long* device = nullptr;
+  PublishedWord() {
+    void* bytes = nullptr;
+    GRB_CUDA_CHECK(cudaHostAlloc(&bytes, sizeof(unsigned long long), cudaHostAllocMapped));
+    host = static_cast<unsigned long long*>(bytes);
+    *host = 0;  // epoch 0 is never handed out
+    void* mapped = nullptr;
+    GRB_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, bytes, 0));
+    device = static_cast<unsigned long long*>(mapped);
+  }
+  ~PublishedWord() { cudaFreeHost(host); }  // at exit; an error there changes nothing
+};
+
+PublishedWord& published_word() {
+  static PublishedWord word;
+  return word;
+}
+
+}  // namespace
 
 ClaimStamps claim_stamps(Index size) {
   struct Workspace {
@@ -20,26 +46,46 @@ ClaimStamps claim_stamps(Index size) {
   std::lock_guard lock(workspace.mutex);
   const std::size_t needed = size > 0 ? size : 1;
   if (!workspace.counters) {
-    workspace.counters.emplace(device_array<unsigned long long>(claim_counters));
-    fill_zero(workspace.counters->data(), claim_counters);
+    workspace.counters.emplace(device_array<unsigned long long>(2 * claim_counters));
+    fill_zero(workspace.counters->data(), 2 * claim_counters);
   }
   if (!workspace.words || workspace.words->size() < needed) {
     workspace.words.reset();
     workspace.words.emplace(device_array<std::uint32_t>(needed));
     fill_zero(workspace.words->data(), needed);
     workspace.epoch = 0;
-    fill_zero(workspace.counters->data(), claim_counters);
+    fill_zero(workspace.counters->data(), 2 * claim_counters);
   }
   if (++workspace.epoch == 0) {  // wrapped: stamps from 2^32 operations ago would look claimed
     fill_zero(workspace.words->data(), workspace.words->size());
     workspace.epoch = 1;
-    fill_zero(workspace.counters->data(), claim_counters);
+    fill_zero(workspace.counters->data(), 2 * claim_counters);
   }
   // Every counter of the ring is used once, then all are cleared together (after, in stream
   // order, the operations that used them).
   const std::uint32_t slot = workspace.epoch % claim_counters;
-  if (slot == 0) fill_zero(workspace.counters->data(), claim_counters);
-  return {workspace.words->data(), workspace.epoch, workspace.counters->data() + slot};
+  if (slot == 0) fill_zero(workspace.counters->data(), 2 * claim_counters);
+  unsigned long long* counters = workspace.counters->data();
+  return {workspace.words->data(), workspace.epoch, counters + slot,
+          counters + claim_counters + slot, published_word().device};
+}
+
+Index await_count(const ClaimStamps& stamps) {
+  const volatile unsigned long long* word = published_word().host;
+  for (unsigned spins = 1;; ++spins) {
+    const unsigned long long value = *word;
+    if ((value >> 32) == stamps.epoch) return static_cast<Index>(value & 0xffffffffull);
+    if (spins % 256 == 0) {
+      const cudaError_t status = cudaStreamQuery(0);
+      if (status == cudaSuccess) {  // all done: the word must be there now
+        const unsigned long long last = *word;
+        if ((last >> 32) == stamps.epoch) return static_cast<Index>(last & 0xffffffffull);
+        throw CudaError("await_count: the stream finished without publishing epoch " +
+                    std::to_string(stamps.epoch) + "'s count");
+      }
+      if (status != cudaErrorNotReady) GRB_CUDA_CHECK(status);
+    }
+  }
 }
 
 }  // namespace grb::cuda::detail

@@ -55,21 +55,37 @@ __device__ inline void store_value(void* values, Index o, std::uint32_t bytes, c
   }
 }
 
+/// The new entries of each fused target, counted per block in shared memory and added to the
+/// targets' counts once per block (a level that claims 10^5 outputs would otherwise queue them
+/// on two global counters). start() and flush() are called by every thread of the block.
+struct FusedCounts {
+  unsigned* shared;  // max_fused_assigns counters
+  __device__ void start() const {
+    if (threadIdx.x < max_fused_assigns) shared[threadIdx.x] = 0;
+    __syncthreads();
+  }
+  __device__ void flush(const FusedAssigns& fused) const {
+    __syncthreads();
+    if (int(threadIdx.x) < fused.count && shared[threadIdx.x] > 0)
+      atomicAdd(reinterpret_cast<unsigned long long*>(fused.targets[threadIdx.x].nvals_change),
+                static_cast<unsigned long long>(shared[threadIdx.x]));
+  }
+};
+
 /// Writes output o (value `value`) into every fused target; `claimers`: the threads that claimed
-/// an output together, so each target's new entries cost one atomic per group.
+/// an output together, so each target's new entries cost one shared atomic per group.
 template <class W>
-__device__ void write_fused(const FusedAssigns& fused, Index o, const W& value,
-                            const cooperative_groups::coalesced_group& claimers) {
+__device__ void write_fused(const FusedAssigns& fused, const FusedCounts& counts, Index o,
+                            const W& value, const cooperative_groups::coalesced_group& claimers) {
   for (int t = 0; t < fused.count; ++t) {
     const FusedAssign& target = fused.targets[t];
     const bool added = target.present[o] == 0;
     target.present[o] = 1;
-    store_value(target.values, o, target.bytes, target.scalar ? static_cast<const void*>(target.scalar_bytes)
-                                                     : static_cast<const void*>(&value));
+    store_value(target.values, o, target.bytes,
+                target.scalar ? static_cast<const void*>(target.scalar_bytes)
+                              : static_cast<const void*>(&value));
     const unsigned adds = __popc(claimers.ballot(added));
-    if (claimers.thread_rank() == 0 && adds > 0)
-      atomicAdd(reinterpret_cast<unsigned long long*>(target.nvals_change),
-                static_cast<unsigned long long>(adds));
+    if (claimers.thread_rank() == 0 && adds > 0) atomicAdd(counts.shared + t, adds);
   }
 }
 

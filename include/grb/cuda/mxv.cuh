@@ -646,41 +646,59 @@ void push(DenseResult<Z>& t, const Csr<A>& rows, const PushPlan<U>& plan,
 
 // ------------------------------------------------------------------ sparse push for `any`
 
-/// Expands edge e of the push (owner f = input entry, from the scanned starts): the output is
-/// claimed once (claim stamps), the claimer appends (o, value) to the output list and writes the
-/// assigns fused into the push (deferred.cuh).
+/// The push's visit of entry `position` of the push matrix, in the row of input entry f (index
+/// k, value u_value): the output is claimed once (claim stamps), the claimer appends (o, value)
+/// to the output list and writes the assigns fused into the push (deferred.cuh).
+template <class W, class A, class U, class M, class Prod>
+__device__ void claim_output(Offset position, Index k, const U& u_value, const CsrView<A>& rows,
+                             const VectorMaskView<M>& mask, const Prod& product,
+                             const ClaimStamps& stamps, const FusedAssigns& fused,
+                             const FusedCounts& counts, Index* out_indices, W* out_values) {
+  const Index o = rows.col_indices[position];
+  // The mask read and the claim overlap (one wait, not two): claiming a position the mask
+  // refuses changes nothing, as this push never emits it.
+  const bool allowed = mask.allows(o);
+  const bool claimed = claim(stamps, o);
+  if (!allowed || !claimed) return;
+  // One atomic per group of lanes that claimed together: a level that discovers 10^5 vertices
+  // would otherwise serialize on the one counter.
+  const auto claimers = cooperative_groups::coalesced_threads();
+  unsigned long long first = 0;
+  if (claimers.thread_rank() == 0) first = atomicAdd(stamps.count, claimers.size());
+  const auto slot = claimers.shfl(first, 0) + claimers.thread_rank();
+  const W value = static_cast<W>(product(rows.values[position], u_value, o, k));
+  out_indices[slot] = o;
+  out_values[slot] = value;
+  write_fused(fused, counts, o, value, claimers);
+}
+
+/// Edge e of the expansion, its input entry found in the scanned row starts.
 template <class W, class A, class U, class M, class Prod>
 __device__ void claim_edge(Offset e, const Offset* starts, Index count, const Index* indices,
                            const U* u_values, const CsrView<A>& rows,
                            const VectorMaskView<M>& mask, const Prod& product,
                            const ClaimStamps& stamps, const FusedAssigns& fused,
-                           Index* out_indices, W* out_values, unsigned long long* out_count) {
+                           const FusedCounts& counts, Index* out_indices, W* out_values) {
   const PushEdge edge = push_edge(e, starts, count, indices, rows);
-  const Index o = rows.col_indices[edge.position];
-  if (!mask.allows(o) || !claim(stamps, o)) return;
-  // One atomic per group of lanes that claimed together: a level that discovers 10^5 vertices
-  // would otherwise serialize on the one counter.
-  const auto claimers = cooperative_groups::coalesced_threads();
-  unsigned long long first = 0;
-  if (claimers.thread_rank() == 0) first = atomicAdd(out_count, claimers.size());
-  const auto slot = claimers.shfl(first, 0) + claimers.thread_rank();
-  const W value =
-      static_cast<W>(product(rows.values[edge.position], u_values[edge.f], o, indices[edge.f]));
-  out_indices[slot] = o;
-  out_values[slot] = value;
-  write_fused(fused, o, value, claimers);
+  claim_output(edge.position, indices[edge.f], u_values[edge.f], rows, mask, product, stamps,
+               fused, counts, out_indices, out_values);
 }
 
 template <class W, class A, class U, class M, class Prod>
 __global__ void push_claim_any(const Offset* starts, Index count, const Index* indices,
                                const U* u_values, CsrView<A> rows, VectorMaskView<M> mask,
                                Prod product, ClaimStamps stamps, FusedAssigns fused,
-                               Index* out_indices, W* out_values, unsigned long long* out_count) {
+                               Index* out_indices, W* out_values) {
+  __shared__ unsigned fused_added[max_fused_assigns];
+  const FusedCounts counts{fused_added};
+  counts.start();
   const Offset edges = starts[count];  // read here, so the host never waits for the scan
   GRB_GRID_STRIDE_LOOP(e, edges) {
-    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused,
-               out_indices, out_values, out_count);
+    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused, counts,
+               out_indices, out_values);
   }
+  counts.flush(fused);
+  publish_count(stamps);
 }
 
 /// push_claim_any for an input of at most block_scan_inputs entries, with the scan done by
@@ -690,16 +708,46 @@ template <class W, class A, class U, class M, class Prod>
 __global__ void __launch_bounds__(block_scan_threads)
     push_claim_any_small(Index count, const Index* indices, const U* u_values, CsrView<A> rows,
                          VectorMaskView<M> mask, Prod product, ClaimStamps stamps,
-                         FusedAssigns fused, Index* out_indices, W* out_values,
-                         unsigned long long* out_count) {
+                         FusedAssigns fused, Index* out_indices, W* out_values) {
+  __shared__ unsigned fused_added[max_fused_assigns];
+  const FusedCounts counts{fused_added};
+  counts.start();
   __shared__ Offset starts[block_scan_inputs + 1];
   block_row_starts(count, indices, rows.row_offsets, starts);
   __syncthreads();
   const Offset edges = starts[count];
   GRB_GRID_STRIDE_LOOP(e, edges) {
-    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused,
-               out_indices, out_values, out_count);
+    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused, counts,
+               out_indices, out_values);
   }
+  counts.flush(fused);
+  publish_count(stamps);
+}
+
+/// Rows of at most this many entries are walked by one thread each (push_claim_any_by_row).
+inline constexpr Offset thread_row_entries = 16;
+
+/// push_claim_any where no row is longer than thread_row_entries: a thread per input entry walks
+/// its row, with no scan and no search (a grid's BFS level, rows of at most 4 entries: the chain
+/// of dependent reads is what a level costs there).
+template <class W, class A, class U, class M, class Prod>
+__global__ void push_claim_any_by_row(Index count, const Index* indices, const U* u_values,
+                                      CsrView<A> rows, VectorMaskView<M> mask, Prod product,
+                                      ClaimStamps stamps, FusedAssigns fused, Index* out_indices,
+                                      W* out_values) {
+  __shared__ unsigned fused_added[max_fused_assigns];
+  const FusedCounts counts{fused_added};
+  counts.start();
+  GRB_GRID_STRIDE_LOOP(f, count) {
+    const Index k = indices[f];
+    const U u_value = u_values[f];
+    const Offset end = rows.row_offsets[k + 1];
+    for (Offset position = rows.row_offsets[k]; position < end; ++position)
+      claim_output(position, k, u_value, rows, mask, product, stamps, fused, counts, out_indices,
+                   out_values);
+  }
+  counts.flush(fused);
+  publish_count(stamps);
 }
 
 /// Blocks for an expansion of about `edges` edges: enough to fill the GPU at most, and a
@@ -745,24 +793,30 @@ class PushAnySparse final : public PendingPush {
     values_ = device_array<W>(capacity);
     blocks_ = expansion_blocks(double(edges));
     stamps_ = claim_stamps(n);
+    by_row_ = longest_row <= thread_row_entries;
     small_ = !plan_.scanned() && plan_.count() <= block_scan_inputs && edges <= small_push_edges;
-    if (!small_) plan_.starts();  // the scan (its launches) now; no read-back
+    if (by_row_) blocks_ = blocks_for(plan_.count());
+    else if (!small_) plan_.starts();  // the scan (its launches) now; no read-back
   }
 
   void run() override {
     const SparseInput<U>& input = plan_.input();
-    if (small_) {
+    if (by_row_) {
+      push_claim_any_by_row<W><<<blocks_, block_threads>>>(
+          plan_.count(), input.indices(), input.values(), rows_, mask_, product_, stamps_, fused,
+          indices_.data(), values_.data());
+    } else if (small_) {
       push_claim_any_small<W><<<blocks_, block_scan_threads>>>(
           plan_.count(), input.indices(), input.values(), rows_, mask_, product_, stamps_, fused,
-          indices_.data(), values_.data(), stamps_.count);
+          indices_.data(), values_.data());
     } else {
       push_claim_any<W><<<blocks_, block_threads>>>(
           plan_.starts(), plan_.count(), input.indices(), input.values(), rows_, mask_, product_,
-          stamps_, fused, indices_.data(), values_.data(), stamps_.count);
+          stamps_, fused, indices_.data(), values_.data());
     }
     GRB_CUDA_CHECK_LAUNCH();
     const Index n = w_.size();
-    const Index nvals = static_cast<Index>(read_scalar(stamps_.count));
+    const Index nvals = await_count(stamps_);  // no copy, no stream synchronization
     Vector<W> result(n, Backend::cuda);
     if (std::uint64_t(nvals) * dense_ratio > n) {  // stored dense anyway (settle_format)
       auto dense_values = device_array<W>(n);
@@ -788,7 +842,8 @@ class PushAnySparse final : public PendingPush {
   DeviceArray<W> values_;
   unsigned blocks_ = 0;
   ClaimStamps stamps_{};
-  bool small_ = false;
+  bool by_row_ = false;  // push_claim_any_by_row
+  bool small_ = false;   // push_claim_any_small
 };
 
 template <class W, class A, class U, class M, class Prod>
