@@ -66,6 +66,11 @@ ClaimStamps claim_stamps(Index size) {
   const std::uint32_t slot = workspace.epoch % claim_counters;
   if (slot == 0) fill_zero(workspace.counters->data(), 2 * claim_counters);
   unsigned long long* counters = workspace.counters->data();
+  // The published word may hold an earlier operation's (epoch, count), and epochs restart when
+  // the words grow: cleared here (epoch 0 is never handed out), await_count cannot mistake it
+  // for this operation's. The operation before has read its count already, so nothing else
+  // writes the word now.
+  *static_cast<volatile unsigned long long*>(published_word().host) = 0;
   return {workspace.words->data(), workspace.epoch, counters + slot,
           counters + claim_counters + slot, published_word().device};
 }
