@@ -72,14 +72,30 @@ struct FusedCounts {
   }
 };
 
+/// Whether each fused target held an entry at o before the push.
+struct FusedPresence {
+  bool had[max_fused_assigns];
+};
+
+/// Read by every thread that may claim o, before it knows whether it does: the read then waits
+/// alongside the claim instead of after it.
+__device__ inline FusedPresence fused_presence(const FusedAssigns& fused, Index o) {
+  FusedPresence presence{};
+#pragma unroll
+  for (int t = 0; t < max_fused_assigns; ++t)
+    presence.had[t] = t < fused.count && fused.targets[t].present[o] != 0;
+  return presence;
+}
+
 /// Writes output o (value `value`) into every fused target; `claimers`: the threads that claimed
 /// an output together, so each target's new entries cost one shared atomic per group.
 template <class W>
-__device__ void write_fused(const FusedAssigns& fused, const FusedCounts& counts, Index o,
-                            const W& value, const cooperative_groups::coalesced_group& claimers) {
+__device__ void write_fused(const FusedAssigns& fused, const FusedCounts& counts,
+                            const FusedPresence& presence, Index o, const W& value,
+                            const cooperative_groups::coalesced_group& claimers) {
   for (int t = 0; t < fused.count; ++t) {
     const FusedAssign& target = fused.targets[t];
-    const bool added = target.present[o] == 0;
+    const bool added = !presence.had[t];
     target.present[o] = 1;
     store_value(target.values, o, target.bytes,
                 target.scalar ? static_cast<const void*>(target.scalar_bytes)

@@ -655,8 +655,10 @@ __device__ void claim_output(Offset position, Index k, const U& u_value, const C
                              const ClaimStamps& stamps, const FusedAssigns& fused,
                              const FusedCounts& counts, Index* out_indices, W* out_values) {
   const Index o = rows.col_indices[position];
-  // The mask read and the claim overlap (one wait, not two): claiming a position the mask
-  // refuses changes nothing, as this push never emits it.
+  // The mask read, the claim and the fused targets' presence reads overlap (one wait, not
+  // three): claiming a position the mask refuses changes nothing, as this push never emits it;
+  // a target's presence at o changes only by the thread that claims o.
+  const FusedPresence had = fused_presence(fused, o);
   const bool allowed = mask.allows(o);
   const bool claimed = claim(stamps, o);
   if (!allowed || !claimed) return;
@@ -669,7 +671,7 @@ __device__ void claim_output(Offset position, Index k, const U& u_value, const C
   const W value = static_cast<W>(product(rows.values[position], u_value, o, k));
   out_indices[slot] = o;
   out_values[slot] = value;
-  write_fused(fused, counts, o, value, claimers);
+  write_fused(fused, counts, had, o, value, claimers);
 }
 
 /// Edge e of the expansion, its input entry found in the scanned row starts.
@@ -724,13 +726,14 @@ __global__ void __launch_bounds__(block_scan_threads)
   publish_count(stamps);
 }
 
-/// Rows of at most this many entries are walked by one thread each (push_claim_any_by_row).
-inline constexpr Offset thread_row_entries = 16;
+/// Rows of at most this many entries are expanded by push_claim_any_by_row.
+inline constexpr Offset lane_row_entries = 16;
 
-/// push_claim_any where no row is longer than thread_row_entries: a thread per input entry walks
-/// its row, with no scan and no search (a grid's BFS level, rows of at most 4 entries: the chain
-/// of dependent reads is what a level costs there).
-template <class W, class A, class U, class M, class Prod>
+/// push_claim_any where no row is longer than Lanes (<= lane_row_entries): a group of Lanes
+/// threads per input entry, a thread per entry of its row, with no scan and no search (a grid's
+/// BFS level, rows of at most 4 entries: the chain of dependent reads is what a level costs
+/// there, and each thread's chain is one edge long).
+template <unsigned Lanes, class W, class A, class U, class M, class Prod>
 __global__ void push_claim_any_by_row(Index count, const Index* indices, const U* u_values,
                                       CsrView<A> rows, VectorMaskView<M> mask, Prod product,
                                       ClaimStamps stamps, FusedAssigns fused, Index* out_indices,
@@ -738,16 +741,23 @@ __global__ void push_claim_any_by_row(Index count, const Index* indices, const U
   __shared__ unsigned fused_added[max_fused_assigns];
   const FusedCounts counts{fused_added};
   counts.start();
-  GRB_GRID_STRIDE_LOOP(f, count) {
+  GRB_GRID_STRIDE_LOOP(t, std::uint64_t(count) * Lanes) {
+    const Index f = static_cast<Index>(t / Lanes);
     const Index k = indices[f];
-    const U u_value = u_values[f];
-    const Offset end = rows.row_offsets[k + 1];
-    for (Offset position = rows.row_offsets[k]; position < end; ++position)
-      claim_output(position, k, u_value, rows, mask, product, stamps, fused, counts, out_indices,
-                   out_values);
+    const Offset position = rows.row_offsets[k] + t % Lanes;
+    if (position < rows.row_offsets[k + 1])
+      claim_output(position, k, u_values[f], rows, mask, product, stamps, fused, counts,
+                   out_indices, out_values);
   }
   counts.flush(fused);
   publish_count(stamps);
+}
+
+/// The lanes per input entry for rows of at most `longest` entries (a power of two).
+inline unsigned row_lanes(Offset longest) {
+  unsigned lanes = 1;
+  while (lanes < longest) lanes *= 2;
+  return lanes;
 }
 
 /// Blocks for an expansion of about `edges` edges: enough to fill the GPU at most, and a
@@ -794,9 +804,10 @@ class PushAnySparse final : public PendingPush {
     blocks_ = expansion_blocks(double(edges));
     stamps_ = claim_stamps(n);
     edges_ = edges;
-    by_row_ = longest_row <= thread_row_entries;
+    by_row_ = longest_row <= lane_row_entries;
+    lanes_ = row_lanes(longest_row);
     small_ = !plan_.scanned() && plan_.count() <= block_scan_inputs && edges <= small_push_edges;
-    if (by_row_) blocks_ = blocks_for(plan_.count());
+    if (by_row_) blocks_ = blocks_for(std::uint64_t(plan_.count()) * lanes_);
     else if (!small_) plan_.starts();  // the scan (its launches) now; no read-back
   }
 
@@ -806,9 +817,18 @@ class PushAnySparse final : public PendingPush {
   void run() override {
     const SparseInput<U>& input = plan_.input();
     if (by_row_) {
-      push_claim_any_by_row<W><<<blocks_, block_threads>>>(
-          plan_.count(), input.indices(), input.values(), rows_, mask_, product_, stamps_, fused,
-          indices_.data(), values_.data());
+      const auto by_row = [&](auto lanes_constant) {
+        push_claim_any_by_row<decltype(lanes_constant)::value, W><<<blocks_, block_threads>>>(
+            plan_.count(), input.indices(), input.values(), rows_, mask_, product_, stamps_,
+            fused, indices_.data(), values_.data());
+      };
+      switch (lanes_) {
+        case 1: by_row(std::integral_constant<unsigned, 1>{}); break;
+        case 2: by_row(std::integral_constant<unsigned, 2>{}); break;
+        case 4: by_row(std::integral_constant<unsigned, 4>{}); break;
+        case 8: by_row(std::integral_constant<unsigned, 8>{}); break;
+        default: by_row(std::integral_constant<unsigned, 16>{}); break;
+      }
     } else if (small_) {
       push_claim_any_small<W><<<blocks_, block_scan_threads>>>(
           plan_.count(), input.indices(), input.values(), rows_, mask_, product_, stamps_, fused,
@@ -847,7 +867,8 @@ class PushAnySparse final : public PendingPush {
   unsigned blocks_ = 0;
   ClaimStamps stamps_{};
   Offset edges_ = 0;     // the edges, or their bound
-  bool by_row_ = false;  // push_claim_any_by_row
+  bool by_row_ = false;  // push_claim_any_by_row, with lanes_ threads per input entry
+  unsigned lanes_ = 1;
   bool small_ = false;   // push_claim_any_small
 };
 
