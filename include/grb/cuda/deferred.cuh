@@ -64,11 +64,14 @@ struct FusedCounts {
     if (threadIdx.x < max_fused_assigns) shared[threadIdx.x] = 0;
     __syncthreads();
   }
+  /// By the second warp's first lanes (blocks have 64 threads or more): the first thread goes
+  /// on to publish_count without waiting for these atomics.
   __device__ void flush(const FusedAssigns& fused) const {
     __syncthreads();
-    if (int(threadIdx.x) < fused.count && shared[threadIdx.x] > 0)
-      atomicAdd(reinterpret_cast<unsigned long long*>(fused.targets[threadIdx.x].nvals_change),
-                static_cast<unsigned long long>(shared[threadIdx.x]));
+    const int t = int(threadIdx.x) - 32;
+    if (t >= 0 && t < fused.count && shared[t] > 0)
+      atomicAdd(reinterpret_cast<unsigned long long*>(fused.targets[t].nvals_change),
+                static_cast<unsigned long long>(shared[t]));
   }
 };
 

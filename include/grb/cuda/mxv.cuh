@@ -15,6 +15,9 @@
 //             (output, value) pairs and a reduce-by-key with the monoid. An `any` push whose old
 //             output does not survive (replace, or no mask) claims its outputs with claim stamps
 //             and emits them as a sparse list: a BFS level costs in proportion to its frontier.
+//             Rows of at most 16 entries skip the scan (a group of lanes per input entry); a
+//             small such push is deferred so that the assigns masked by its result join its
+//             launch (deferred.cuh), and its kernel writes its output count into host memory.
 //   cusparse: cusparseSpMV, for plus_times on float/double (same value type everywhere).
 //   automatic: direction optimization (below).
 // Values read back per call: the output's entry count; plus the push's edge count where the
