@@ -46,33 +46,32 @@ ClaimStamps claim_stamps(Index size) {
   std::lock_guard lock(workspace.mutex);
   const std::size_t needed = size > 0 ? size : 1;
   if (!workspace.counters) {
-    workspace.counters.emplace(device_array<unsigned long long>(2 * claim_counters));
-    fill_zero(workspace.counters->data(), 2 * claim_counters);
+    workspace.counters.emplace(device_array<unsigned long long>(claim_counters));
+    fill_zero(workspace.counters->data(), claim_counters);
   }
   if (!workspace.words || workspace.words->size() < needed) {
     workspace.words.reset();
     workspace.words.emplace(device_array<std::uint32_t>(needed));
     fill_zero(workspace.words->data(), needed);
     workspace.epoch = 0;
-    fill_zero(workspace.counters->data(), 2 * claim_counters);
+    fill_zero(workspace.counters->data(), claim_counters);
   }
   if (++workspace.epoch == 0) {  // wrapped: stamps from 2^32 operations ago would look claimed
     fill_zero(workspace.words->data(), workspace.words->size());
     workspace.epoch = 1;
-    fill_zero(workspace.counters->data(), 2 * claim_counters);
+    fill_zero(workspace.counters->data(), claim_counters);
   }
   // Every counter of the ring is used once, then all are cleared together (after, in stream
   // order, the operations that used them).
   const std::uint32_t slot = workspace.epoch % claim_counters;
-  if (slot == 0) fill_zero(workspace.counters->data(), 2 * claim_counters);
+  if (slot == 0) fill_zero(workspace.counters->data(), claim_counters);
   unsigned long long* counters = workspace.counters->data();
   // The published word may hold an earlier operation's (epoch, count), and epochs restart when
   // the words grow: cleared here (epoch 0 is never handed out), await_count cannot mistake it
   // for this operation's. The operation before has read its count already, so nothing else
   // writes the word now.
   *static_cast<volatile unsigned long long*>(published_word().host) = 0;
-  return {workspace.words->data(), workspace.epoch, counters + slot,
-          counters + claim_counters + slot, published_word().device};
+  return {workspace.words->data(), workspace.epoch, counters + slot, published_word().device};
 }
 
 Index await_count(const ClaimStamps& stamps) {

@@ -18,14 +18,12 @@ namespace grb::cuda::detail {
 struct ClaimStamps {
   std::uint32_t* words;  // at least `size` words
   std::uint32_t epoch;   // never 0
-  // A counter of this epoch's own, zero when handed out (for the claimers to count themselves):
-  // one of a ring of counters cleared together once per claim_counters epochs, so an operation
-  // needs no allocation and no clearing of its own.
+  // A counter of this epoch's own, zero when handed out: one of a ring of counters cleared
+  // together once per claim_counters epochs, so an operation needs no allocation and no clearing
+  // of its own. Its low 32 bits count the claimers (take_slots), its high 32 bits the blocks
+  // that have finished (publish_count).
   unsigned long long* count;
-  // For publish_count: a second counter of the same kind (the blocks that have finished), and
-  // a word of page-locked host memory mapped into the device's address space.
-  unsigned long long* blocks_done;
-  unsigned long long* published;
+  unsigned long long* published;  // a word of page-locked host memory mapped into the device
 };
 
 inline constexpr std::uint32_t claim_counters = 1024;
@@ -33,19 +31,24 @@ inline constexpr std::uint32_t claim_counters = 1024;
 /// The stamps for an operation with `size` output positions (defined in src/cuda).
 ClaimStamps claim_stamps(Index size);
 
-/// Called by every thread of every block at the end of a kernel whose claimers counted
-/// themselves in stamps.count: the last block to finish writes (epoch, count) into host memory,
-/// where await_count finds it without a copy or a stream synchronization (a read-back costs
-/// ~7 us on the H100's host; this ~1 us after the kernel ends). count < 2^32 (one per position).
+/// `claimers` more outputs: the first one's position in the output list.
+__device__ inline unsigned long long take_slots(const ClaimStamps& stamps, unsigned claimers) {
+  return atomicAdd(stamps.count, static_cast<unsigned long long>(claimers)) & 0xffffffffull;
+}
+
+/// Called by every thread of every block at the end of a kernel whose claimers took their slots
+/// from stamps.count: the last block to finish writes (epoch, count) into host memory, where
+/// await_count finds it without a copy or a stream synchronization (a read-back costs ~7 us on
+/// the H100's host; this ~1 us after the kernel ends). A block's finish goes into the count's
+/// own word, so the block that finishes last reads the final count in the same atomic: all other
+/// blocks took their slots before they finished. count < 2^32 (one per position).
 __device__ inline void publish_count(const ClaimStamps& stamps) {
-  __syncthreads();  // the block's claims, and their additions to the count, are done
+  __syncthreads();  // the block's claimers have taken their slots
   if (threadIdx.x != 0) return;
-  __threadfence();
-  if (atomicAdd(stamps.blocks_done, 1ull) != gridDim.x - 1) return;
-  __threadfence();  // every other block's additions are visible to the last one
-  const unsigned long long count = atomicAdd(stamps.count, 0ull);
+  const unsigned long long before = atomicAdd(stamps.count, 1ull << 32);
+  if ((before >> 32) != gridDim.x - 1) return;
   *reinterpret_cast<volatile unsigned long long*>(stamps.published) =
-      (static_cast<unsigned long long>(stamps.epoch) << 32) | count;
+      (static_cast<unsigned long long>(stamps.epoch) << 32) | (before & 0xffffffffull);
   __threadfence_system();
 }
 

@@ -669,7 +669,7 @@ __device__ void claim_output(Offset position, Index k, const U& u_value, const C
   // would otherwise serialize on the one counter.
   const auto claimers = cooperative_groups::coalesced_threads();
   unsigned long long first = 0;
-  if (claimers.thread_rank() == 0) first = atomicAdd(stamps.count, claimers.size());
+  if (claimers.thread_rank() == 0) first = take_slots(stamps, claimers.size());
   const auto slot = claimers.shfl(first, 0) + claimers.thread_rank();
   const W value = static_cast<W>(product(rows.values[position], u_value, o, k));
   out_indices[slot] = o;
