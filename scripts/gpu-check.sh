@@ -8,7 +8,8 @@
 # One device call is limited to 10 minutes, so the steps can be split over calls: --no-tests
 # skips the test suite, GRB_SANITIZER_TOOLS picks the tools (default: all four), GRB_SANITIZE_ENGINES
 # the engines of the engine tests (default: all) and
-# GRB_SANITIZE_TESTS the test executables (default: the cuda, deferred-work, engine and validator tests),
+# GRB_SANITIZE_TESTS the test executables (default: the cuda, deferred-work, engine and validator
+# tests),
 # GRB_SANITIZE_CASES the SSSP engine test cases (doctest patterns, e.g. '*real*'),
 # GRB_SANITIZE_EXCLUDE a pattern of jobs to leave out (see sanitize-jobs.txt). All four tools
 # over every GPU test take about 25 minutes on the H100 machine's 16 cores: one tool per call.

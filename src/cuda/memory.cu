@@ -221,8 +221,12 @@ void* allocate_device_bytes(std::size_t bytes) {
   void* pointer = nullptr;
   cudaError_t status = cudaSuccess;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    if (pooled && bytes <= SmallBlocks::largest) pointer = small_blocks().take(bytes, device, status);
-    else status = pooled ? cudaMallocAsync(&pointer, bytes, cudaStream_t{0}) : cudaMalloc(&pointer, bytes);
+    if (pooled && bytes <= SmallBlocks::largest)
+      pointer = small_blocks().take(bytes, device, status);
+    else if (pooled)
+      status = cudaMallocAsync(&pointer, bytes, cudaStream_t{0});
+    else
+      status = cudaMalloc(&pointer, bytes);
     if (status != cudaErrorMemoryAllocation || !pooled) break;
     (void)cudaGetLastError();
     small_blocks().release_cached();  // the cached blocks may be what is missing

@@ -45,12 +45,18 @@ struct FusedAssigns {
   int count = 0;
 };
 
+template <class Word>
+__device__ void store_as(void* values, Index o, const void* from) {
+  static_cast<Word*>(values)[o] = *static_cast<const Word*>(from);
+}
+
+/// values[o] = the `bytes` bytes at `from` (a target's value, whatever its type).
 __device__ inline void store_value(void* values, Index o, std::uint32_t bytes, const void* from) {
   switch (bytes) {
-    case 1: static_cast<std::uint8_t*>(values)[o] = *static_cast<const std::uint8_t*>(from); break;
-    case 2: static_cast<std::uint16_t*>(values)[o] = *static_cast<const std::uint16_t*>(from); break;
-    case 4: static_cast<std::uint32_t*>(values)[o] = *static_cast<const std::uint32_t*>(from); break;
-    case 8: static_cast<std::uint64_t*>(values)[o] = *static_cast<const std::uint64_t*>(from); break;
+    case 1: store_as<std::uint8_t>(values, o, from); break;
+    case 2: store_as<std::uint16_t>(values, o, from); break;
+    case 4: store_as<std::uint32_t>(values, o, from); break;
+    case 8: store_as<std::uint64_t>(values, o, from); break;
     default: memcpy(static_cast<unsigned char*>(values) + std::size_t(o) * bytes, from, bytes);
   }
 }
@@ -96,13 +102,15 @@ template <class W>
 __device__ void write_fused(const FusedAssigns& fused, const FusedCounts& counts,
                             const FusedPresence& presence, Index o, const W& value,
                             const cooperative_groups::coalesced_group& claimers) {
+  alignas(16) unsigned char own[sizeof(W)];  // store_value reads whole words: aligned
+  memcpy(own, &value, sizeof(W));
   for (int t = 0; t < fused.count; ++t) {
     const FusedAssign& target = fused.targets[t];
     const bool added = !presence.had[t];
     target.present[o] = 1;
     store_value(target.values, o, target.bytes,
                 target.scalar ? static_cast<const void*>(target.scalar_bytes)
-                              : static_cast<const void*>(&value));
+                              : static_cast<const void*>(own));
     const unsigned adds = __popc(claimers.ballot(added));
     if (claimers.thread_rank() == 0 && adds > 0) atomicAdd(counts.shared + t, adds);
   }
