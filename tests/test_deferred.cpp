@@ -114,9 +114,13 @@ bool skip_without_cuda() {
 }
 
 /// A graph whose first `sources` rows have `degree` edges each, to distinct random targets: each
-/// output of a push from those rows has one parent, so `any` has one answer to give.
-grb::Matrix<std::int32_t> random_rows(Index n, Index sources, Index degree, std::uint64_t seed) {
+/// output of a product over those rows has one parent, so `any` has one answer to give. Every
+/// column also gets `padding` edges from the other rows (off the frontier): long columns make a
+/// pull take a warp per output.
+grb::Matrix<std::int32_t> random_rows(Index n, Index sources, Index degree, std::uint64_t seed,
+                                      Index padding = 0) {
   REQUIRE(sources * degree <= n);
+  REQUIRE(padding <= n - sources);
   std::mt19937_64 rng(seed);
   std::vector<Index> targets(n);
   for (Index i = 0; i < n; ++i) targets[i] = i;
@@ -124,6 +128,9 @@ grb::Matrix<std::int32_t> random_rows(Index n, Index sources, Index degree, std:
   std::vector<Index> rows, cols;
   for (Index k = 0; k < sources; ++k)
     for (Index j = 0; j < degree; ++j) rows.push_back(k), cols.push_back(targets[k * degree + j]);
+  for (Index j = 0; j < n; ++j)
+    for (Index p = 0; p < padding; ++p)
+      rows.push_back(sources + (j * 7 + p) % (n - sources)), cols.push_back(j);
   grb::Matrix<std::int32_t> a(n, n, Backend::cpu);
   a.build(rows, cols, std::vector<std::int32_t>(rows.size(), 1));
   return a;
@@ -171,17 +178,44 @@ Level level_on(Backend backend, const grb::Matrix<std::int32_t>& a, Index source
   return level;
 }
 
-const grb::Descriptor unvisited{.replace = true, .structural_mask = true, .complement_mask = true,
-                                .strategy = grb::MxvStrategy::push};
+grb::Descriptor unvisited(grb::MxvStrategy strategy = grb::MxvStrategy::push) {
+  return {.replace = true, .structural_mask = true, .complement_mask = true, .strategy = strategy};
+}
 const grb::Descriptor where_present{.structural_mask = true};
 
-void run_level(Level& level, const grb::Matrix<std::int32_t>& a, bool expect_fused) {
-  grb::vxm(level.q, level.visited, grb::no_accum, grb::any_secondi<Index>{}, level.q, a, unvisited);
+void run_level(Level& level, const grb::Matrix<std::int32_t>& a, bool expect_fused,
+               grb::MxvStrategy strategy = grb::MxvStrategy::push) {
+  grb::vxm(level.q, level.visited, grb::no_accum, grb::any_secondi<Index>{}, level.q, a,
+           unvisited(strategy));
   grb::assign(level.parent, level.q, grb::no_accum, level.q, grb::all, where_present);
   grb::assign(level.visited, level.q, grb::no_accum, std::int32_t{9}, grb::all, where_present);
-  // Both assigns joined the push (a third operation would have completed it).
+  // Both assigns joined the product (a third operation would have completed it).
   if (expect_fused) CHECK(grb::detail::pending_work() != nullptr);
   else CHECK(grb::detail::pending_work() == nullptr);
+}
+
+/// A level on `a` with the first `sources` vertices as frontier, fused (non-blocking) and in
+/// blocking mode on the GPU, against the cpu backend. One of the fused assigns writes the
+/// product's own mask, and both targets hold entries (every third position) before the level.
+void check_fused_level(const grb::Matrix<std::int32_t>& a, Index sources, bool expect_fused,
+                       grb::MxvStrategy strategy) {
+  const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
+  Level want = level_on(Backend::cpu, a, sources);
+  run_level(want, a, false, strategy);
+  Level fused = level_on(Backend::cuda, a_cuda, sources);
+  run_level(fused, a_cuda, expect_fused, strategy);
+  grb::set_mode(grb::Mode::blocking);
+  Level blocking = level_on(Backend::cuda, a_cuda, sources);
+  run_level(blocking, a_cuda, false, strategy);
+  grb::set_mode(grb::Mode::nonblocking);
+  // Entries that were present already are overwritten, not counted.
+  check_same(want.parent, fused.parent);
+  check_same(want.visited, fused.visited);
+  check_same(want.q, fused.q);
+  check_same(want.q, blocking.q);
+  check_same(want.parent, blocking.parent);
+  check_same(want.visited, blocking.visited);
+  CHECK(want.q.nvals() > 1000);
 }
 
 }  // namespace
@@ -194,25 +228,17 @@ TEST_CASE("cuda deferred push: fused assigns match the cpu and blocking mode") {
   for (const auto& [sources, degree] :
        {std::pair<Index, Index>{300, 40}, {6000, 20}, {3000, 8}}) {
     CAPTURE(sources);
-    const grb::Matrix<std::int32_t> a = random_rows(n, sources, degree, sources);
-    const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
-    Level want = level_on(Backend::cpu, a, sources);
-    run_level(want, a, false);
-    Level fused = level_on(Backend::cuda, a_cuda, sources);
-    run_level(fused, a_cuda, sources * degree <= 65536);
-    grb::set_mode(grb::Mode::blocking);
-    Level blocking = level_on(Backend::cuda, a_cuda, sources);
-    run_level(blocking, a_cuda, false);
-    grb::set_mode(grb::Mode::nonblocking);
-    // Entries that were present already (every third position) are overwritten, not counted.
-    check_same(want.parent, fused.parent);
-    check_same(want.visited, fused.visited);
-    check_same(want.q, fused.q);
-    check_same(want.q, blocking.q);
-    check_same(want.parent, blocking.parent);
-    check_same(want.visited, blocking.visited);
-    CHECK(want.q.nvals() > 1000);
+    check_fused_level(random_rows(n, sources, degree, sources), sources,
+                      sources * degree <= 65536, grb::MxvStrategy::push);
   }
+}
+
+TEST_CASE("cuda deferred pull: fused assigns match the cpu and blocking mode") {
+  if (skip_without_cuda()) return;
+  // Columns of about 1 entry: a thread per output; padded to 300: a warp per output. A pull
+  // whose result replaces the output always waits for assigns.
+  check_fused_level(random_rows(1 << 17, 3000, 8, 11), 3000, true, grb::MxvStrategy::pull);
+  check_fused_level(random_rows(1 << 12, 100, 30, 12, 300), 100, true, grb::MxvStrategy::pull);
 }
 
 TEST_CASE("cuda deferred push: completed by readers, moves, other operations, destruction") {
@@ -225,7 +251,7 @@ TEST_CASE("cuda deferred push: completed by readers, moves, other operations, de
   Level got = level_on(Backend::cuda, a_cuda, 200);
   SUBCASE("the result moved away before it is read") {
     grb::vxm(got.q, got.visited, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda,
-             unvisited);
+             unvisited());
     const grb::Vector<Index> moved = std::move(got.q);
     CHECK(grb::detail::pending_work() == nullptr);
     check_same(want.q, moved);
@@ -233,7 +259,7 @@ TEST_CASE("cuda deferred push: completed by readers, moves, other operations, de
   SUBCASE("the mask destroyed before the result is read") {
     {
       grb::Vector<std::int32_t> mask = got.visited;
-      grb::vxm(got.q, mask, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda, unvisited);
+      grb::vxm(got.q, mask, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda, unvisited());
       CHECK(grb::detail::pending_work() != nullptr);
     }
     CHECK(grb::detail::pending_work() == nullptr);
@@ -242,14 +268,14 @@ TEST_CASE("cuda deferred push: completed by readers, moves, other operations, de
   SUBCASE("the matrix replaced before the result is read") {
     grb::Matrix<std::int32_t> local = a_cuda;
     grb::vxm(got.q, got.visited, grb::no_accum, grb::any_secondi<Index>{}, got.q, local,
-             unvisited);
+             unvisited());
     local = grb::Matrix<std::int32_t>(n, n, Backend::cuda);  // frees the entries the push reads
     CHECK(grb::detail::pending_work() == nullptr);
     check_same(want.q, got.q);
   }
   SUBCASE("an assign that cannot fuse (an accumulator) completes the push first") {
     grb::vxm(got.q, got.visited, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda,
-             unvisited);
+             unvisited());
     grb::assign(got.parent, got.q, grb::plus<Index>{}, got.q, grb::all, where_present);
     CHECK(grb::detail::pending_work() == nullptr);
     grb::Vector<Index> parent = level_on(Backend::cpu, a, 200).parent;
@@ -259,7 +285,7 @@ TEST_CASE("cuda deferred push: completed by readers, moves, other operations, de
   SUBCASE("a sparse target (not in place yet) completes the push first") {
     grb::Vector<Index> sparse_target(n, Backend::cuda);
     grb::vxm(got.q, got.visited, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda,
-             unvisited);
+             unvisited());
     grb::assign(sparse_target, got.q, grb::no_accum, got.q, grb::all, where_present);
     CHECK(grb::detail::pending_work() == nullptr);
     check_same(want.q, sparse_target);

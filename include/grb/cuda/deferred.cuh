@@ -1,17 +1,19 @@
-// Deferred pushes with fused assigns (the cuda side of grb/deferred.hpp).
+// Deferred products with fused assigns (the cuda side of grb/deferred.hpp).
 //
-// A push vxm/mxv whose monoid is `any` (a BFS level) is queued instead of launched. An assign
-// called next that is masked by the push's result, in place (all indices, structural mask, no
-// accumulator, no replace) into a dense vector, and that writes the result's own values or a
-// scalar, joins the queued push: the push kernel writes the assign's target for each output it
-// claims. So the BFS level
+// A vxm/mxv whose monoid is `any` (a BFS level) is queued instead of launched: a small push, or
+// a pull whose result replaces the output. An assign called next that is masked by the
+// product's result, in place (all indices, structural mask, no accumulator, no replace) into a
+// dense vector, and that writes the result's own values or a scalar, joins the queued product:
+// its kernel writes the assign's target for each output it finds. So the BFS level
 //     vxm(q<!level>, q, A); assign(parent<q>, q); assign(level<q>, depth); q.nvals()
 // is one launch and one read-back, not three launches that each wait for the one before.
 //
-// Writing the target inside the push is the assign's result exactly: the outputs claimed are
-// the result's entries, each claimed once (claim stamps), so each target position is written by
-// one thread. The target may even be the push's mask: a claimed output is claimed for good, so
-// whether another thread then sees it in the mask or not, that thread cannot claim it again.
+// Writing the target inside the product is the assign's result exactly: the outputs found are
+// the result's entries, each by one thread (a push claims each output once with claim stamps; a
+// pull's thread or warp owns its output row), so each target position is written once. The
+// target may even be the product's mask: a push's claimed output is claimed for good, so
+// whether another thread then sees it in the mask or not, that thread cannot claim it again; a
+// pull reads the mask only at the row it owns, before it writes there.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -28,13 +30,13 @@
 
 namespace grb::cuda::detail {
 
-/// One assign fused into a push: target[o] = the push's value at o, or a scalar.
+/// One assign fused into a product: target[o] = the product's value at o, or a scalar.
 struct FusedAssign {
   void* values;
   std::uint8_t* present;
   std::int64_t* nvals_change;  // the target's pending in-place count (Vector::update_dense)
   std::uint32_t bytes;         // of one target value
-  bool scalar;                 // write scalar_bytes, else the push's own value
+  bool scalar;                 // write scalar_bytes, else the product's own value
   alignas(8) unsigned char scalar_bytes[16];
 };
 
@@ -81,7 +83,7 @@ struct FusedCounts {
   }
 };
 
-/// Whether each fused target held an entry at o before the push.
+/// Whether each fused target held an entry at o before the product.
 struct FusedPresence {
   bool had[max_fused_assigns];
 };
@@ -116,41 +118,51 @@ __device__ void write_fused(const FusedAssigns& fused, const FusedCounts& counts
   }
 }
 
-/// A queued push (mxv.cuh's push_any_sparse) that assigns may fuse into.
-class PendingPush : public grb::detail::Deferred {
+/// Writes output o (value `value`), found by this thread alone, into every fused target.
+template <class W>
+__device__ void write_fused_found(const FusedAssigns& fused, const FusedCounts& counts, Index o,
+                                  const W& value) {
+  if (fused.count == 0) return;
+  const FusedPresence had = fused_presence(fused, o);
+  write_fused(fused, counts, had, o, value, cooperative_groups::coalesced_threads());
+}
+
+/// A queued product (mxv.cuh's push_any_sparse and pull_adopted) that assigns may fuse into.
+class PendingProduct : public grb::detail::Deferred {
  public:
-  const void* output = nullptr;              // the Vector the push writes
+  const void* output = nullptr;              // the Vector the product writes
   const void* input = nullptr;               // the Vector it reads
   const std::type_info* value_type = nullptr;  // of the output's values
   Index size = 0;                            // of the output
   FusedAssigns fused;
 };
 
-/// Fuses w<mask>(all) = source (or = scalar) into the pending push when it can (see the top of
+/// Fuses w<mask>(all) = source (or = scalar) into the pending product when it can (see the top of
 /// this file); false: nothing was done, and the caller runs the assign itself. The caller has
 /// checked the sizes and that the assign is in place (assigns_in_place).
 template <class W, class Mask, class S>
-bool fuse_assign_into_push(Vector<W>& w, const Mask& mask, const Vector<S>* source, S scalar) {
-  auto* push = dynamic_cast<PendingPush*>(grb::detail::pending_work());
-  if (!push || push->fused.count == max_fused_assigns) return false;
-  if (static_cast<const void*>(&mask) != push->output || w.size() != push->size) return false;
+bool fuse_assign_into_product(Vector<W>& w, const Mask& mask, const Vector<S>* source,
+                              S scalar) {
+  auto* product = dynamic_cast<PendingProduct*>(grb::detail::pending_work());
+  if (!product || product->fused.count == max_fused_assigns) return false;
+  if (static_cast<const void*>(&mask) != product->output || w.size() != product->size) return false;
   const void* target = &w;
-  if (target == push->output || target == push->input) return false;  // read by the push
+  if (target == product->output || target == product->input) return false;  // read by the product
   if (source) {
     if constexpr (!std::is_same_v<S, W>) return false;  // the values are copied as they are
-    if (static_cast<const void*>(source) != push->output || typeid(S) != *push->value_type)
+    if (static_cast<const void*>(source) != product->output || typeid(S) != *product->value_type)
       return false;
   } else if (sizeof(W) > sizeof(FusedAssign::scalar_bytes)) {
     return false;
   }
-  const grb::detail::DeferredHold hold;  // w is not written by the push: reading it is safe
+  const grb::detail::DeferredHold hold;  // w is not written by the product: reading it is safe
   if (w.format() != VectorFormat::dense) return false;
   const auto update = w.update_dense([] {
     auto counter = device_array<std::int64_t>(1);
     fill_zero(counter.data(), 1);
     return counter;
   });
-  FusedAssign& fused = push->fused.targets[push->fused.count++];
+  FusedAssign& fused = product->fused.targets[product->fused.count++];
   fused.values = update.values;
   fused.present = update.present;
   fused.nvals_change = update.nvals_change;

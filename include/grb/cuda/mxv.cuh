@@ -120,10 +120,13 @@ template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
                                     const std::uint8_t* u_present, VectorMaskView<M> mask,
                                     Add add, Prod product, Z* t_values, std::uint8_t* t_present,
-                                    unsigned long long* t_count) {
+                                    unsigned long long* t_count, FusedAssigns fused) {
   __shared__ unsigned block_count;
   const BlockCount counter{&block_count, t_count};
   counter.start();
+  __shared__ unsigned fused_added[max_fused_assigns];
+  const FusedCounts fused_counts{fused_added};
+  fused_counts.start();
   GRB_GRID_STRIDE_LOOP(position, rows.nrows) {
     const Index o = static_cast<Index>(position);
     bool found = false;
@@ -141,19 +144,24 @@ __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
     t_present[o] = found ? 1 : 0;
     t_values[o] = found ? sum : Z{};
     counter.count_found(found);
+    if (found) write_fused_found(fused, fused_counts, o, sum);
   }
   counter.flush();
+  fused_counts.flush(fused);
 }
 
 template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
                                   const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
                                   Prod product, Z* t_values, std::uint8_t* t_present,
-                                  unsigned long long* t_count) {
+                                  unsigned long long* t_count, FusedAssigns fused) {
   constexpr unsigned full = 0xffffffffu;
   __shared__ unsigned block_count;
   const BlockCount counter{&block_count, t_count};
   counter.start();
+  __shared__ unsigned fused_added[max_fused_assigns];
+  const FusedCounts fused_counts{fused_added};
+  fused_counts.start();
   const unsigned lane = threadIdx.x & 31u;
   const std::uint64_t warps = (std::uint64_t(gridDim.x) * blockDim.x) / 32;
   for (std::uint64_t position = (std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
@@ -189,10 +197,14 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
     if (lane == 0) {
       t_present[o] = found ? 1 : 0;
       t_values[o] = found ? sum : Z{};
-      if (found) atomicAdd(&block_count, 1u);
+      if (found) {
+        atomicAdd(&block_count, 1u);
+        write_fused_found(fused, fused_counts, o, sum);
+      }
     }
   }
   counter.flush();
+  fused_counts.flush(fused);
 }
 
 // A full pull (a monoid without early exit: plus_times SpMV) on rows of 8 or more entries on
@@ -381,15 +393,15 @@ void pull_long_rows(DenseResult<Z>& t, const Csr<A>& rows, const U* u_values,
 }
 
 /// `count`: the result will be adopted as it is (write_back), so its entries are worth counting.
+/// `fused`: assigns that the early-exit kernels write for each entry found (deferred.cuh).
 template <class Z, class A, class U, class M, class Add, class Prod>
-void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
+void pull(DenseResult<Z>& t, const Csr<A>& rows, const DenseInput<U>& input, bool full_input,
           const VectorMaskView<M>& mask, const Add& add, const Prod& product,
-          Offset longest_row, bool count) {
+          Offset longest_row, bool count, const FusedAssigns& fused = {}) {
   if (rows.nrows == 0) return;
-  const DenseInput<U> input(u);
   // A full input needs no presence test per entry: one random read less per stored entry (on
   // kron22 that halves the traffic the SpMV makes in L2).
-  const std::uint8_t* present = u.nvals() == u.size() ? nullptr : input.present();
+  const std::uint8_t* present = full_input ? nullptr : input.present();
   const double average = double(rows.nvals()) / rows.nrows;
   // A monoid that stops at its first hit (a BFS's any or lor) usually reads a few entries of a
   // row: a thread per row keeps all lanes busy, where a warp would leave most of them idle.
@@ -405,13 +417,57 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
   if (average >= (stops_early ? warp_per_row_length_early_exit : warp_per_row_length)) {
     pull_warp_per_row<Z><<<blocks_for(std::uint64_t(rows.nrows) * 32), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data(), counter);
+        t.present.data(), counter, fused);
   } else {
     pull_thread_per_row<Z><<<blocks_for(rows.nrows), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data(), counter);
+        t.present.data(), counter, fused);
   }
   GRB_CUDA_CHECK_LAUNCH();
+}
+
+/// A pull with a stopping monoid whose result replaces w (a BFS level on a large frontier),
+/// queued in non-blocking mode so that the assigns masked by its result join its launch
+/// (deferred.cuh): on kron22 they were two more passes over n positions, a third of a pull
+/// level's time. run() launches, reads the count back and installs the result as write_back does.
+template <class W, class A, class U, class M, class Add, class Prod>
+class DeferredPull final : public PendingProduct {
+ public:
+  DeferredPull(Vector<W>& w, const Csr<A>& rows, const Vector<U>& u,
+               const VectorMaskView<M>& mask, const Add& add, const Prod& product,
+               const Descriptor& desc)
+      : w_(w), rows_(rows), input_(u), full_input_(u.nvals() == u.size()), mask_(mask),
+        add_(add), product_(product), desc_(desc) {
+    output = &w;
+    input = &u;
+    value_type = &typeid(W);
+    size = w.size();
+  }
+
+  void run() override {
+    DenseResult<W> t(w_.size());
+    pull(t, rows_, input_, full_input_, mask_, add_, product_, /*longest_row=*/0, /*count=*/true,
+         fused);
+    write_back(w_, mask_, no_accum, std::move(t), desc_, /*t_within_mask=*/true);
+  }
+
+ private:
+  Vector<W>& w_;
+  const Csr<A>& rows_;  // the matrix cannot change while this is pending (it completes first)
+  DenseInput<U> input_;
+  bool full_input_;
+  VectorMaskView<M> mask_;
+  Add add_;
+  Prod product_;
+  Descriptor desc_;
+};
+
+template <class W, class A, class U, class M, class Add, class Prod>
+void defer_pull(Vector<W>& w, const Csr<A>& rows, const Vector<U>& u,
+                const VectorMaskView<M>& mask, const Add& add, const Prod& product,
+                const Descriptor& desc) {
+  grb::detail::defer(
+      std::make_unique<DeferredPull<W, A, U, M, Add, Prod>>(w, rows, u, mask, add, product, desc));
 }
 
 // ------------------------------------------------------------------ push
@@ -785,7 +841,7 @@ inline constexpr Offset small_push_edges = Offset{1} << 16;
 /// the assigns masked by it can join its launch (deferred.cuh): everything is set up here, and
 /// run() launches, reads the count back and installs the result in w.
 template <class W, class A, class U, class M, class Prod>
-class PushAnySparse final : public PendingPush {
+class PushAnySparse final : public PendingProduct {
  public:
   PushAnySparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, PushPlan<U>&& plan,
                 Offset longest_row, const VectorMaskView<M>& mask, const Prod& product)
@@ -1067,6 +1123,16 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       return;
     }
   }
+  // write_back adopts T itself when nothing of w survives (a BFS level's pull).
+  const bool adopted = !has_accum<Accum> &&
+                       ((mask_view.everything && !mask_view.complement) || desc.replace);
+  if constexpr (early_exit && std::is_same_v<W, Z>) {
+    if (products && !pushes && adopted && desc.strategy != MxvStrategy::cusparse &&
+        grb::mode() == Mode::nonblocking) {
+      defer_pull(w, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product, desc);
+      return;
+    }
+  }
   DenseResult<Z> t(output_size);
   // Pull and cuSPARSE write every output position (absent ones too); a push writes only the
   // outputs it reaches.
@@ -1081,11 +1147,8 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       // The longest row decides whether long rows are split (only for monoids that read whole
       // rows; cached in the matrix after the first call).
       const Offset longest = early_exit ? 0 : longest_row_of(a, pull_is_csc);
-      // write_back adopts T itself when nothing of w survives (a BFS level's pull).
-      const bool adopted = !has_accum<Accum> &&
-                           ((mask_view.everything && !mask_view.complement) || desc.replace);
-      pull(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product, longest,
-           adopted);
+      pull(t, pull_is_csc ? a.csc() : a.csr(), DenseInput<U>(u), u.nvals() == u.size(), mask_view,
+           semiring.add, product, longest, adopted);
     }
   }
   write_back(w, mask_view, accum, std::move(t), desc, /*t_within_mask=*/true);

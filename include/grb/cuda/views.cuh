@@ -67,19 +67,6 @@ struct VectorView {
   }
 };
 
-template <class T>
-VectorView<T> view_of(const Vector<T>& v) {
-  VectorView<T> view;
-  view.size = v.size();
-  view.dense = v.format() == VectorFormat::dense;
-  // A dense vector's count is not needed to read it (and may be an unread in-place change).
-  view.nvals = view.dense ? 0 : v.nvals();
-  view.values = v.values().data();
-  view.present = view.dense ? v.present().data() : nullptr;
-  view.indices = view.dense ? nullptr : v.indices().data();
-  return view;
-}
-
 /// The entries of a vector for a kernel that only walks them, never find()s in them: a sparse
 /// vector's entries in their stored order (a jumbled one is not sorted first).
 template <class T>
@@ -87,11 +74,19 @@ VectorView<T> entries_of(const Vector<T>& v) {
   VectorView<T> view;
   view.size = v.size();
   view.dense = v.format() == VectorFormat::dense;
+  // A dense vector's count is not needed to read it (and may be an unread in-place change).
   view.nvals = view.dense ? 0 : v.nvals();
   view.values = view.dense ? v.values().data() : v.unsorted_values().data();
   view.present = view.dense ? v.present().data() : nullptr;
   view.indices = view.dense ? nullptr : v.unsorted_indices().data();
   return view;
+}
+
+/// The entries of a vector by increasing index, for kernels that find() in them.
+template <class T>
+VectorView<T> view_of(const Vector<T>& v) {
+  if (v.format() == VectorFormat::sparse) (void)v.indices();  // sorts a jumbled vector
+  return entries_of(v);
 }
 
 /// A dense (values + presence) copy of a vector, or the vector's own arrays when it is dense.
