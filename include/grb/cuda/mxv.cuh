@@ -120,13 +120,10 @@ template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
                                     const std::uint8_t* u_present, VectorMaskView<M> mask,
                                     Add add, Prod product, Z* t_values, std::uint8_t* t_present,
-                                    unsigned long long* t_count, FusedAssigns fused) {
+                                    unsigned long long* t_count) {
   __shared__ unsigned block_count;
   const BlockCount counter{&block_count, t_count};
   counter.start();
-  __shared__ unsigned fused_added[max_fused_assigns];
-  const FusedCounts fused_counts{fused_added};
-  fused_counts.start();
   GRB_GRID_STRIDE_LOOP(position, rows.nrows) {
     const Index o = static_cast<Index>(position);
     bool found = false;
@@ -144,24 +141,19 @@ __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
     t_present[o] = found ? 1 : 0;
     t_values[o] = found ? sum : Z{};
     counter.count_found(found);
-    if (found) write_fused_found(fused, fused_counts, o, sum);
   }
   counter.flush();
-  fused_counts.flush(fused);
 }
 
 template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
                                   const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
                                   Prod product, Z* t_values, std::uint8_t* t_present,
-                                  unsigned long long* t_count, FusedAssigns fused) {
+                                  unsigned long long* t_count) {
   constexpr unsigned full = 0xffffffffu;
   __shared__ unsigned block_count;
   const BlockCount counter{&block_count, t_count};
   counter.start();
-  __shared__ unsigned fused_added[max_fused_assigns];
-  const FusedCounts fused_counts{fused_added};
-  fused_counts.start();
   const unsigned lane = threadIdx.x & 31u;
   const std::uint64_t warps = (std::uint64_t(gridDim.x) * blockDim.x) / 32;
   for (std::uint64_t position = (std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
@@ -197,14 +189,10 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
     if (lane == 0) {
       t_present[o] = found ? 1 : 0;
       t_values[o] = found ? sum : Z{};
-      if (found) {
-        atomicAdd(&block_count, 1u);
-        write_fused_found(fused, fused_counts, o, sum);
-      }
+      if (found) atomicAdd(&block_count, 1u);
     }
   }
   counter.flush();
-  fused_counts.flush(fused);
 }
 
 // A full pull (a monoid without early exit: plus_times SpMV) on rows of 8 or more entries on
@@ -216,6 +204,7 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
 
 /// Rows longer than this are split over blocks (a block of 256 threads, 8 entries each).
 inline constexpr Offset split_row_length = 2048;
+inline constexpr unsigned long_row_threads = 256;
 
 /// The partial result of one chunk of a long row.
 template <class Z>
@@ -231,6 +220,51 @@ __device__ void combine(bool& found, Z& sum, bool other_found, const Z& other, c
   sum = found ? static_cast<Z>(add(sum, other)) : other;
   found = true;
 }
+
+/// A load that will not be reused (the matrix's entries, read once per product), marked to be
+/// evicted first, so that the inputs' lines, gathered at random, stay in L1 longer.
+template <class T>
+__device__ T load_once(const T* p) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                std::is_same_v<T, int> || std::is_same_v<T, unsigned>)
+    return __ldcs(p);
+  else
+    return *p;
+}
+
+/// Adds the terms of entries first + i * stride (i < Batch, before `end`) of row o to (found,
+/// sum): every column id and matrix value is loaded first, then every input, so a thread keeps
+/// up to 2 * Batch loads in flight, not 2.
+template <int Batch, class Z, class A, class U, class Add, class Prod>
+__device__ void add_terms(const CsrView<A>& rows, Offset first, Offset stride, Offset end, Index o,
+                          const U* u_values, const std::uint8_t* u_present, const Add& add,
+                          const Prod& product, bool& found, Z& sum) {
+  Index k[Batch];
+  A a[Batch];
+#pragma unroll
+  for (int i = 0; i < Batch; ++i) {
+    const Offset e = first + i * stride;
+    if (e < end) {
+      k[i] = load_once(rows.col_indices + e);
+      a[i] = load_once(rows.values + e);
+    }
+  }
+  bool has[Batch];
+  U x[Batch];
+#pragma unroll
+  for (int i = 0; i < Batch; ++i) {
+    has[i] = first + i * stride < end && (!u_present || u_present[k[i]]);
+    if (has[i]) x[i] = u_values[k[i]];
+  }
+#pragma unroll
+  for (int i = 0; i < Batch; ++i)
+    if (has[i]) combine(found, sum, true, static_cast<Z>(product(a[i], x[i], o, k[i])), add);
+}
+
+/// Entries per lane per step of pull_group_per_row. Measured on the H100 (kron22 and grid2000
+/// SpMV, 2 runs each): 2 entries 1.47 and 0.091 ms; 4 entries 1.55 and 0.094; 1 (without the
+/// evict-first loads) 1.60 and 0.094.
+inline constexpr int group_batch = 2;
 
 /// Rows of at most split_row_length entries, a group of Lanes threads per row; longer rows are
 /// left to the split kernels.
@@ -248,12 +282,9 @@ __global__ void pull_group_per_row(CsrView<A> rows, const U* u_values,
     bool found = false;
     Z sum{};
     if (mask.allows(o)) {
-      for (Offset e = begin + lane; e < end; e += Lanes) {
-        const Index k = rows.col_indices[e];
-        if (!u_present || u_present[k])
-          combine(found, sum, true, static_cast<Z>(product(rows.values[e], u_values[k], o, k)),
-                  add);
-      }
+      for (Offset e = begin + lane; e < end; e += Lanes * group_batch)
+        add_terms<group_batch>(rows, e, Lanes, end, o, u_values, u_present, add, product, found,
+                               sum);
     }
     for (unsigned offset = Lanes / 2; offset > 0; offset /= 2) {
       const bool other_found = __shfl_down_sync(0xffffffffu, found, offset, Lanes);
@@ -279,7 +310,7 @@ __global__ void count_row_chunks(CsrView<A> rows, Offset* chunks) {
 /// One block per chunk of a long row (chunk_starts: the exclusive scan of count_row_chunks, with
 /// the total at [nrows]); each writes its chunk's partial.
 template <class Z, class A, class U, class M, class Add, class Prod>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(long_row_threads)
     pull_long_row_chunks(CsrView<A> rows, const Offset* chunk_starts, const U* u_values,
                          const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
                          Prod product, Partial<Z>* partials) {
@@ -299,19 +330,17 @@ __global__ void __launch_bounds__(256)
   bool found = false;
   Z sum{};
   if (mask.allows(o)) {
-    for (Offset e = begin + threadIdx.x; e < end; e += blockDim.x) {
-      const Index k = rows.col_indices[e];
-      if (!u_present || u_present[k])
-        combine(found, sum, true, static_cast<Z>(product(rows.values[e], u_values[k], o, k)), add);
-    }
+    add_terms<split_row_length / long_row_threads>(rows, begin + threadIdx.x, long_row_threads,
+                                                   end, o, u_values, u_present, add, product,
+                                                   found, sum);
   }
   for (unsigned offset = 16; offset > 0; offset /= 2) {
     const bool other_found = __shfl_down_sync(0xffffffffu, found, offset);
     const Z other = shuffle_down(sum, offset);
     combine(found, sum, other_found, other, add);
   }
-  __shared__ Z warp_sums[8];
-  __shared__ bool warp_found[8];
+  __shared__ Z warp_sums[long_row_threads / 32];
+  __shared__ bool warp_found[long_row_threads / 32];
   const unsigned warp = threadIdx.x / 32;
   if (threadIdx.x % 32 == 0) {
     warp_sums[warp] = sum;
@@ -393,15 +422,15 @@ void pull_long_rows(DenseResult<Z>& t, const Csr<A>& rows, const U* u_values,
 }
 
 /// `count`: the result will be adopted as it is (write_back), so its entries are worth counting.
-/// `fused`: assigns that the early-exit kernels write for each entry found (deferred.cuh).
 template <class Z, class A, class U, class M, class Add, class Prod>
-void pull(DenseResult<Z>& t, const Csr<A>& rows, const DenseInput<U>& input, bool full_input,
+void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
           const VectorMaskView<M>& mask, const Add& add, const Prod& product,
-          Offset longest_row, bool count, const FusedAssigns& fused = {}) {
+          Offset longest_row, bool count) {
   if (rows.nrows == 0) return;
+  const DenseInput<U> input(u);
   // A full input needs no presence test per entry: one random read less per stored entry (on
   // kron22 that halves the traffic the SpMV makes in L2).
-  const std::uint8_t* present = full_input ? nullptr : input.present();
+  const std::uint8_t* present = u.nvals() == u.size() ? nullptr : input.present();
   const double average = double(rows.nvals()) / rows.nrows;
   // A monoid that stops at its first hit (a BFS's any or lor) usually reads a few entries of a
   // row: a thread per row keeps all lanes busy, where a warp would leave most of them idle.
@@ -417,57 +446,13 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const DenseInput<U>& input, boo
   if (average >= (stops_early ? warp_per_row_length_early_exit : warp_per_row_length)) {
     pull_warp_per_row<Z><<<blocks_for(std::uint64_t(rows.nrows) * 32), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data(), counter, fused);
+        t.present.data(), counter);
   } else {
     pull_thread_per_row<Z><<<blocks_for(rows.nrows), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data(), counter, fused);
+        t.present.data(), counter);
   }
   GRB_CUDA_CHECK_LAUNCH();
-}
-
-/// A pull with a stopping monoid whose result replaces w (a BFS level on a large frontier),
-/// queued in non-blocking mode so that the assigns masked by its result join its launch
-/// (deferred.cuh): on kron22 they were two more passes over n positions, a third of a pull
-/// level's time. run() launches, reads the count back and installs the result as write_back does.
-template <class W, class A, class U, class M, class Add, class Prod>
-class DeferredPull final : public PendingProduct {
- public:
-  DeferredPull(Vector<W>& w, const Csr<A>& rows, const Vector<U>& u,
-               const VectorMaskView<M>& mask, const Add& add, const Prod& product,
-               const Descriptor& desc)
-      : w_(w), rows_(rows), input_(u), full_input_(u.nvals() == u.size()), mask_(mask),
-        add_(add), product_(product), desc_(desc) {
-    output = &w;
-    input = &u;
-    value_type = &typeid(W);
-    size = w.size();
-  }
-
-  void run() override {
-    DenseResult<W> t(w_.size());
-    pull(t, rows_, input_, full_input_, mask_, add_, product_, /*longest_row=*/0, /*count=*/true,
-         fused);
-    write_back(w_, mask_, no_accum, std::move(t), desc_, /*t_within_mask=*/true);
-  }
-
- private:
-  Vector<W>& w_;
-  const Csr<A>& rows_;  // the matrix cannot change while this is pending (it completes first)
-  DenseInput<U> input_;
-  bool full_input_;
-  VectorMaskView<M> mask_;
-  Add add_;
-  Prod product_;
-  Descriptor desc_;
-};
-
-template <class W, class A, class U, class M, class Add, class Prod>
-void defer_pull(Vector<W>& w, const Csr<A>& rows, const Vector<U>& u,
-                const VectorMaskView<M>& mask, const Add& add, const Prod& product,
-                const Descriptor& desc) {
-  grb::detail::defer(
-      std::make_unique<DeferredPull<W, A, U, M, Add, Prod>>(w, rows, u, mask, add, product, desc));
 }
 
 // ------------------------------------------------------------------ push
@@ -748,8 +733,9 @@ __device__ void claim_edge(Offset e, const Offset* starts, Index count, const In
 template <class W, class A, class U, class M, class Prod>
 __global__ void push_claim_any(const Offset* starts, Index count, const Index* indices,
                                const U* u_values, CsrView<A> rows, VectorMaskView<M> mask,
-                               Prod product, ClaimStamps stamps, FusedAssigns fused,
-                               Index* out_indices, W* out_values) {
+                               Prod product, ClaimStamps stamps,
+                               __grid_constant__ const FusedAssigns fused, Index* out_indices,
+                               W* out_values) {
   __shared__ unsigned fused_added[max_fused_assigns];
   const FusedCounts counts{fused_added};
   counts.start();
@@ -769,7 +755,8 @@ template <class W, class A, class U, class M, class Prod>
 __global__ void __launch_bounds__(block_scan_threads)
     push_claim_any_small(Index count, const Index* indices, const U* u_values, CsrView<A> rows,
                          VectorMaskView<M> mask, Prod product, ClaimStamps stamps,
-                         FusedAssigns fused, Index* out_indices, W* out_values) {
+                         __grid_constant__ const FusedAssigns fused, Index* out_indices,
+                         W* out_values) {
   __shared__ unsigned fused_added[max_fused_assigns];
   const FusedCounts counts{fused_added};
   counts.start();
@@ -795,8 +782,9 @@ inline constexpr Offset lane_row_entries = 16;
 template <unsigned Lanes, class W, class A, class U, class M, class Prod>
 __global__ void push_claim_any_by_row(Index count, const Index* indices, const U* u_values,
                                       CsrView<A> rows, VectorMaskView<M> mask, Prod product,
-                                      ClaimStamps stamps, FusedAssigns fused, Index* out_indices,
-                                      W* out_values) {
+                                      ClaimStamps stamps,
+                                      __grid_constant__ const FusedAssigns fused,
+                                      Index* out_indices, W* out_values) {
   __shared__ unsigned fused_added[max_fused_assigns];
   const FusedCounts counts{fused_added};
   counts.start();
@@ -841,7 +829,7 @@ inline constexpr Offset small_push_edges = Offset{1} << 16;
 /// the assigns masked by it can join its launch (deferred.cuh): everything is set up here, and
 /// run() launches, reads the count back and installs the result in w.
 template <class W, class A, class U, class M, class Prod>
-class PushAnySparse final : public PendingProduct {
+class PushAnySparse final : public PendingPush {
  public:
   PushAnySparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, PushPlan<U>&& plan,
                 Offset longest_row, const VectorMaskView<M>& mask, const Prod& product)
@@ -938,7 +926,8 @@ void push_any_sparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, PushP
                                                                 longest_row, mask, product);
   // Only a push whose launches are its cost waits to be fused: in a push of 10^5 outputs (a
   // Kronecker graph's second level) the fused writes lengthen every claimer's chain of reads,
-  // and separate assigns were faster (kron22: 1.07 against 0.98 ms).
+  // and separate assigns were as fast or faster (kron22, 16 roots, 2 runs each: medians 0.90
+  // either way, means 1.03 and 1.17 ms fused against 0.91 and 0.95 ms).
   if (grb::mode() == Mode::blocking || !push->launch_bound()) push->run();
   else grb::detail::defer(std::move(push));
 }
@@ -1123,16 +1112,6 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       return;
     }
   }
-  // write_back adopts T itself when nothing of w survives (a BFS level's pull).
-  const bool adopted = !has_accum<Accum> &&
-                       ((mask_view.everything && !mask_view.complement) || desc.replace);
-  if constexpr (early_exit && std::is_same_v<W, Z>) {
-    if (products && !pushes && adopted && desc.strategy != MxvStrategy::cusparse &&
-        grb::mode() == Mode::nonblocking) {
-      defer_pull(w, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product, desc);
-      return;
-    }
-  }
   DenseResult<Z> t(output_size);
   // Pull and cuSPARSE write every output position (absent ones too); a push writes only the
   // outputs it reaches.
@@ -1147,8 +1126,11 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       // The longest row decides whether long rows are split (only for monoids that read whole
       // rows; cached in the matrix after the first call).
       const Offset longest = early_exit ? 0 : longest_row_of(a, pull_is_csc);
-      pull(t, pull_is_csc ? a.csc() : a.csr(), DenseInput<U>(u), u.nvals() == u.size(), mask_view,
-           semiring.add, product, longest, adopted);
+      // write_back adopts T itself when nothing of w survives (a BFS level's pull).
+      const bool adopted = !has_accum<Accum> &&
+                           ((mask_view.everything && !mask_view.complement) || desc.replace);
+      pull(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product, longest,
+           adopted);
     }
   }
   write_back(w, mask_view, accum, std::move(t), desc, /*t_within_mask=*/true);

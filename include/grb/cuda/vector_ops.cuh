@@ -234,8 +234,8 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
   check_vector_mask(mask, w.size(), "assign");
   if constexpr (may_assign_in_place<Mask, Accum>) {
     if (assigns_in_place(indices, desc)) {
-      // Masked by a queued product's result: joins its launch (deferred.cuh).
-      if (fuse_assign_into_product(w, mask, source, scalar_value)) return;
+      // Masked by a queued push's result: joins the push's launch (deferred.cuh).
+      if (fuse_assign_into_push(w, mask, source, scalar_value)) return;
       assign_in_place(w, mask, source, scalar_value);  // walks the mask: no sorted view of it
       return;
     }
