@@ -194,9 +194,10 @@ void run_level(Level& level, const grb::Matrix<std::int32_t>& a, bool expect_fus
   else CHECK(grb::detail::pending_work() == nullptr);
 }
 
-/// A level on `a` with the first `sources` vertices as frontier, fused (non-blocking) and in
-/// blocking mode on the GPU, against the cpu backend. One of the fused assigns writes the
-/// product's own mask, and both targets hold entries (every third position) before the level.
+/// A level on `a` with the first `sources` vertices as frontier, in non-blocking mode (the
+/// assigns fused where the product waits for them) and in blocking mode on the GPU, against the
+/// cpu backend. One assign writes the product's own mask, and both targets hold entries (every
+/// third position) before the level.
 void check_fused_level(const grb::Matrix<std::int32_t>& a, Index sources, bool expect_fused,
                        grb::MxvStrategy strategy) {
   const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
@@ -239,6 +240,43 @@ TEST_CASE("cuda pull level: not deferred; the assigns after it match the cpu and
   // assigns into a pull was measured slower than running them after it (docs/engines.md).
   check_fused_level(random_rows(1 << 17, 3000, 8, 11), 3000, false, grb::MxvStrategy::pull);
   check_fused_level(random_rows(1 << 12, 100, 30, 12, 300), 100, false, grb::MxvStrategy::pull);
+}
+
+/// A 12-byte value type, made from an arithmetic scalar: a fused assign stores such a scalar byte
+/// by byte from two words.
+struct Triple {
+  std::int32_t a = 0, b = 0, c = 0;
+  Triple() = default;
+  GRB_HOST_DEVICE Triple(std::int32_t a_, std::int32_t b_, std::int32_t c_) : a(a_), b(b_), c(c_) {}
+  GRB_HOST_DEVICE explicit Triple(double v)
+      : a(static_cast<std::int32_t>(v)), b(~a), c(0x01020304) {}
+  bool operator==(const Triple&) const = default;
+};
+
+TEST_CASE("cuda deferred push: a fused scalar assign of a 12-byte type") {
+  if (skip_without_cuda()) return;
+  const Index n = 1 << 14, sources = 200;
+  const grb::Matrix<std::int32_t> a = random_rows(n, sources, 30, 21);
+  const double scalar = -7;
+  const auto level_into_triples = [&](Backend backend, const grb::Matrix<std::int32_t>& m) {
+    Level level = level_on(backend, m, sources);
+    std::vector<Index> indices;
+    std::vector<Triple> values;
+    for (Index i = 0; i < n; i += 3)
+      indices.push_back(i), values.emplace_back(static_cast<std::int32_t>(i), 2, 3);
+    grb::Vector<Triple> triples(n, Backend::cpu);
+    triples.build(indices, values);
+    REQUIRE(triples.format() == grb::VectorFormat::dense);
+    if (backend == Backend::cuda) triples = triples.to(backend);
+    grb::vxm(level.q, level.visited, grb::no_accum, grb::any_secondi<Index>{}, level.q, m,
+             unvisited());
+    grb::assign(triples, level.q, grb::no_accum, scalar, grb::all, where_present);
+    if (backend == Backend::cuda) CHECK(grb::detail::pending_work() != nullptr);
+    return triples;
+  };
+  const grb::Vector<Triple> want = level_into_triples(Backend::cpu, a);
+  check_same(want, level_into_triples(Backend::cuda, a.to(Backend::cuda)));
+  CHECK(want.nvals() > n / 3);
 }
 
 TEST_CASE("cuda deferred push: completed by readers, moves, other operations, destruction") {
