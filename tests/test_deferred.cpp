@@ -8,13 +8,16 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <optional>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 namespace {
 
 using grb::Backend;
 using grb::Index;
+using grb::Offset;
 
 /// Deferred work that counts its runs (and can fail), for the rules that hold on every backend.
 class Probe final : public grb::detail::Deferred {
@@ -240,6 +243,41 @@ TEST_CASE("cuda pull level: not deferred; the assigns after it match the cpu and
   // assigns into a pull was measured slower than running them after it (docs/engines.md).
   check_fused_level(random_rows(1 << 17, 3000, 8, 11), 3000, false, grb::MxvStrategy::pull);
   check_fused_level(random_rows(1 << 12, 100, 30, 12, 300), 100, false, grb::MxvStrategy::pull);
+}
+
+TEST_CASE("cuda product: its result carries its entries' edges for the next push/pull choice") {
+  if (skip_without_cuda()) return;
+  const Index n = 1 << 17;
+  // 300 x 40: the one-launch small push, deferred; 3 000 x 20: the scanned push, deferred;
+  // 4 000 x 20: the scanned push, run at once; then a pull. Rows longer than a push by rows
+  // takes (16) make the products sum their outputs' edges.
+  for (const auto& [sources, degree, strategy] :
+       {std::tuple{Index{300}, Index{40}, grb::MxvStrategy::push},
+        std::tuple{Index{3000}, Index{20}, grb::MxvStrategy::push},
+        std::tuple{Index{4000}, Index{20}, grb::MxvStrategy::push},
+        std::tuple{Index{4000}, Index{20}, grb::MxvStrategy::pull}}) {
+    CAPTURE(sources);
+    const grb::Matrix<std::int32_t> a = random_rows(n, sources, degree, sources + 1, 3);
+    const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
+    Level level = level_on(Backend::cuda, a_cuda, sources);
+    grb::vxm(level.q, level.visited, grb::no_accum, grb::any_secondi<Index>{}, level.q, a_cuda,
+             unvisited(strategy));
+    std::vector<Index> indices;
+    std::vector<Index> values;
+    level.q.extract_tuples(indices, values);
+    REQUIRE(indices.size() > 1000);
+    Offset edges = 0;  // the outputs' row lengths in A, on the host
+    for (Index i : indices) edges += a.csr().row_offsets[i + 1] - a.csr().row_offsets[i];
+    const void* rows = a_cuda.csr().row_offsets.data();
+    CHECK(level.q.row_edges(rows) == std::optional<Offset>(edges));
+    CHECK_FALSE(level.q.row_edges(a_cuda.csr().col_indices.data()).has_value());  // other rows
+    grb::Vector<Index> copy = level.q;
+    CHECK(copy.row_edges(rows) == std::optional<Offset>(edges));
+    copy.make_sparse();
+    CHECK(copy.row_edges(rows) == std::optional<Offset>(edges));  // the same entries
+    level.q.set_element(indices.front(), 7);
+    CHECK_FALSE(level.q.row_edges(rows).has_value());  // a change drops it
+  }
 }
 
 /// A 12-byte value type, made from an arithmetic scalar: a fused assign stores such a scalar byte

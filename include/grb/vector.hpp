@@ -65,7 +65,9 @@ class Vector {
         jumbled_(other.jumbled_),
         indices_(other.indices_.clone()),
         values_(other.values_.clone()),
-        present_(other.present_.clone()) {}
+        present_(other.present_.clone()),
+        edges_rows_(other.edges_rows_),
+        edges_(other.edges_) {}
   Vector& operator=(const Vector& other) {
     if (this != &other) *this = Vector(other);
     return *this;
@@ -78,7 +80,9 @@ class Vector {
         jumbled_(other.jumbled_),
         indices_(std::move(other.indices_)),
         values_(std::move(other.values_)),
-        present_(std::move(other.present_)) {}
+        present_(std::move(other.present_)),
+        edges_rows_(other.edges_rows_),
+        edges_(other.edges_) {}
   Vector& operator=(Vector&& other) noexcept {
     detail::complete_deferred_quietly();
     size_ = other.size_;
@@ -89,6 +93,8 @@ class Vector {
     indices_ = std::move(other.indices_);
     values_ = std::move(other.values_);
     present_ = std::move(other.present_);
+    edges_rows_ = other.edges_rows_;
+    edges_ = other.edges_;
     return *this;
   }
   ~Vector() { detail::complete_deferred_quietly(); }
@@ -161,6 +167,7 @@ class Vector {
 
   void adopt_sparse(detail::Array<Index>&& indices, detail::Array<T>&& values) {
     detail::complete_deferred();
+    edges_rows_ = nullptr;
     nvals_change_ = {};
     nvals_ = static_cast<Index>(indices.size());
     format_ = VectorFormat::sparse;
@@ -177,6 +184,7 @@ class Vector {
   }
   void adopt_dense(detail::Array<T>&& values, detail::Array<std::uint8_t>&& present, Index nvals) {
     detail::complete_deferred();
+    edges_rows_ = nullptr;
     nvals_change_ = {};
     nvals_ = nvals;
     format_ = VectorFormat::dense;
@@ -202,12 +210,29 @@ class Vector {
     detail::complete_deferred();
     if (format_ != VectorFormat::dense)
       throw InvalidValue("update_dense: the vector is not stored dense");
+    edges_rows_ = nullptr;
     if (nvals_change_.empty()) nvals_change_ = make_counter();
     return {values_.data(), present_.data(), nvals_change_.data()};
   }
 
   void make_dense();
   void make_sparse();
+
+  /// The sum, over this vector's entries, of the lengths of those rows in a CSR named by its row
+  /// offsets (a frontier's edges), when the product that made the vector left it: the next
+  /// product's push/pull choice then needs no scan and no read-back of its own. Any change to
+  /// the entries drops it (a stale one could only make that choice slower, never a result
+  /// wrong); a change of format keeps it.
+  std::optional<Offset> row_edges(const void* row_offsets) const {
+    detail::complete_deferred();
+    if (row_offsets == nullptr || row_offsets != edges_rows_) return std::nullopt;
+    return edges_;
+  }
+  void set_row_edges(const void* row_offsets, Offset edges) {
+    detail::complete_deferred();
+    edges_rows_ = row_offsets;
+    edges_ = edges;
+  }
   /// Picks the format by density: dense above size / dense_ratio entries.
   void settle_format() {
     if (std::uint64_t(nvals()) * dense_ratio > size_) make_dense();
@@ -244,6 +269,8 @@ class Vector {
   mutable detail::Array<Index> indices_;
   mutable detail::Array<T> values_;
   detail::Array<std::uint8_t> present_;
+  const void* edges_rows_ = nullptr;  // see row_edges
+  Offset edges_ = 0;
 
   void sort_entries() const {
     detail::complete_deferred();
@@ -292,7 +319,9 @@ void Vector<T>::make_dense() {
     detail::sparse_to_dense_cuda(sizeof(T), size_, nvals_, indices_.data(), values_.data(),
                                  values.data(), present.data());
   }
+  const auto edges_rows = edges_rows_;  // the same entries
   adopt_dense(std::move(values), std::move(present), nvals_);
+  edges_rows_ = edges_rows;
 }
 
 template <class T>
@@ -316,7 +345,9 @@ void Vector<T>::make_sparse() {
     detail::dense_to_sparse_cuda(sizeof(T), size_, nvals_, values_.data(), present_.data(),
                                  indices.data(), values.data());
   }
+  const auto edges_rows = edges_rows_;  // the same entries
   adopt_sparse(std::move(indices), std::move(values));
+  edges_rows_ = edges_rows;
 }
 
 template <class T>

@@ -23,7 +23,18 @@ struct ClaimStamps {
   // of its own. Its low 32 bits count the claimers (take_slots), its high 32 bits the blocks
   // that have finished (publish_count).
   unsigned long long* count;
-  unsigned long long* published;  // a word of page-locked host memory mapped into the device
+  // The edges of the claimed outputs: the sum of their row lengths in the CSR whose row offsets
+  // are edge_rows (null: not summed), in a counter of this epoch's own (zero when handed out).
+  const Offset* edge_rows;
+  unsigned long long* edges;
+  // Two words of page-locked host memory mapped into the device: (epoch, count), and the edges.
+  unsigned long long* published;
+};
+
+/// What publish_count published for an operation.
+struct Published {
+  Index count;
+  Offset edges;  // 0 when not summed
 };
 
 inline constexpr std::uint32_t claim_counters = 1024;
@@ -36,25 +47,44 @@ __device__ inline unsigned long long take_slots(const ClaimStamps& stamps, unsig
   return atomicAdd(stamps.count, static_cast<unsigned long long>(claimers)) & 0xffffffffull;
 }
 
+/// Adds the row length of claimed output o to its block's sum (`block_edges`, shared memory,
+/// zeroed before the block's first claim), when the stamps sum them. `row` holds o's row bounds,
+/// loaded by the claimer alongside its claim.
+__device__ inline void add_claimed_edges(const ClaimStamps& stamps, const Offset (&row)[2],
+                                         unsigned long long* block_edges) {
+  if (stamps.edge_rows) atomicAdd(block_edges, static_cast<unsigned long long>(row[1] - row[0]));
+}
+
 /// Called by every thread of every block at the end of a kernel whose claimers took their slots
-/// from stamps.count: the last block to finish writes (epoch, count) into host memory, where
+/// from stamps.count (and summed their edges in block_edges): the last block to finish writes the
+/// edges, then (epoch, count), into host memory, where
 /// await_count finds it without a copy or a stream synchronization (a read-back costs ~7 us on
 /// the H100's host; this ~1 us after the kernel ends). A block's finish goes into the count's
 /// own word, so the block that finishes last reads the final count in the same atomic: all other
 /// blocks took their slots before they finished. count < 2^32 (one per position).
-__device__ inline void publish_count(const ClaimStamps& stamps) {
-  __syncthreads();  // the block's claimers have taken their slots
+__device__ inline void publish_count(const ClaimStamps& stamps,
+                                     const unsigned long long* block_edges) {
+  __syncthreads();  // the block's claimers have taken their slots and added their edges
   if (threadIdx.x != 0) return;
+  if (stamps.edge_rows) {
+    if (*block_edges) atomicAdd(stamps.edges, *block_edges);
+    __threadfence();  // the edges before the finish: the last block's read sees them all
+  }
   const unsigned long long before = atomicAdd(stamps.count, 1ull << 32);
   if ((before >> 32) != gridDim.x - 1) return;
-  *reinterpret_cast<volatile unsigned long long*>(stamps.published) =
-      (static_cast<unsigned long long>(stamps.epoch) << 32) | (before & 0xffffffffull);
+  auto* published = reinterpret_cast<volatile unsigned long long*>(stamps.published);
+  if (stamps.edge_rows) {
+    __threadfence();
+    published[1] = atomicAdd(stamps.edges, 0ull);
+    __threadfence_system();  // the edges before the count, which the host waits for
+  }
+  published[0] = (static_cast<unsigned long long>(stamps.epoch) << 32) | (before & 0xffffffffull);
   __threadfence_system();
 }
 
-/// The count publish_count wrote for these stamps: waits for it (checking the stream for errors
-/// now and then, so a failed kernel is an error, not a hang). Defined in src/cuda.
-Index await_count(const ClaimStamps& stamps);
+/// What publish_count wrote for these stamps: waits for it (checking the stream for errors now
+/// and then, so a failed kernel is an error, not a hang). Defined in src/cuda.
+Published await_count(const ClaimStamps& stamps);
 
 /// Claims position i for this epoch: true for exactly one caller per position and epoch.
 __device__ inline bool claim(const ClaimStamps& stamps, Index i) {

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cooperative_groups.h>
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -116,11 +117,31 @@ __device__ T shuffle_down(const T& value, unsigned offset, int width = 32) {
 
 // ------------------------------------------------------------------ pull
 
+/// The lengths of the found outputs' rows in the CSR whose row offsets are `rows` (null: not
+/// summed), summed per thread and then per block into *total: the next product's push/pull
+/// choice reads them with the output count (Vector::row_edges).
+struct FoundEdges {
+  const Offset* rows;
+  unsigned long long* total;
+  unsigned long long mine = 0;
+  __device__ void found(Index o) {
+    if (rows) mine += rows[o + 1] - rows[o];
+  }
+  /// Called by every thread of the block (block_threads of them) after its loop.
+  __device__ void flush() const {
+    if (!rows) return;  // the same for the whole grid
+    using Reduce = cub::BlockReduce<unsigned long long, block_threads>;
+    __shared__ typename Reduce::TempStorage storage;
+    const unsigned long long sum = Reduce(storage).Sum(mine);
+    if (threadIdx.x == 0 && sum > 0) atomicAdd(total, sum);
+  }
+};
+
 template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
                                     const std::uint8_t* u_present, VectorMaskView<M> mask,
                                     Add add, Prod product, Z* t_values, std::uint8_t* t_present,
-                                    unsigned long long* t_count) {
+                                    unsigned long long* t_count, FoundEdges edges) {
   __shared__ unsigned block_count;
   const BlockCount counter{&block_count, t_count};
   counter.start();
@@ -141,15 +162,17 @@ __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
     t_present[o] = found ? 1 : 0;
     t_values[o] = found ? sum : Z{};
     counter.count_found(found);
+    if (found) edges.found(o);
   }
   counter.flush();
+  edges.flush();
 }
 
 template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
                                   const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
                                   Prod product, Z* t_values, std::uint8_t* t_present,
-                                  unsigned long long* t_count) {
+                                  unsigned long long* t_count, FoundEdges edges) {
   constexpr unsigned full = 0xffffffffu;
   __shared__ unsigned block_count;
   const BlockCount counter{&block_count, t_count};
@@ -189,10 +212,14 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
     if (lane == 0) {
       t_present[o] = found ? 1 : 0;
       t_values[o] = found ? sum : Z{};
-      if (found) atomicAdd(&block_count, 1u);
+      if (found) {
+        atomicAdd(&block_count, 1u);
+        edges.found(o);
+      }
     }
   }
   counter.flush();
+  edges.flush();
 }
 
 // A full pull (a monoid without early exit: plus_times SpMV) on rows of 8 or more entries on
@@ -421,11 +448,12 @@ void pull_long_rows(DenseResult<Z>& t, const Csr<A>& rows, const U* u_values,
   GRB_CUDA_CHECK_LAUNCH();
 }
 
-/// `count`: the result will be adopted as it is (write_back), so its entries are worth counting.
+/// `count`: the result will be adopted as it is (write_back), so its entries are worth counting,
+/// and (when `edge_rows` is not null) their rows' lengths in the CSR of those row offsets.
 template <class Z, class A, class U, class M, class Add, class Prod>
 void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
           const VectorMaskView<M>& mask, const Add& add, const Prod& product,
-          Offset longest_row, bool count) {
+          Offset longest_row, bool count, const Offset* edge_rows = nullptr) {
   if (rows.nrows == 0) return;
   const DenseInput<U> input(u);
   // A full input needs no presence test per entry: one random read less per stored entry (on
@@ -443,14 +471,16 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
   }
   // These kernels can count the entries they write, so the result needs no counting pass.
   unsigned long long* counter = count ? t.counter() : nullptr;
+  if (count) t.edge_rows = edge_rows;
+  const FoundEdges edges{count ? edge_rows : nullptr, counter ? counter + 1 : nullptr};
   if (average >= (stops_early ? warp_per_row_length_early_exit : warp_per_row_length)) {
     pull_warp_per_row<Z><<<blocks_for(std::uint64_t(rows.nrows) * 32), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data(), counter);
+        t.present.data(), counter, edges);
   } else {
     pull_thread_per_row<Z><<<blocks_for(rows.nrows), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data(), counter);
+        t.present.data(), counter, edges);
   }
   GRB_CUDA_CHECK_LAUNCH();
 }
@@ -558,6 +588,8 @@ class PushPlan {
   }
   /// The edges, where edges() has read them already; else at most `bound`, with no read-back.
   Offset edges_at_most(Offset bound) const { return edges_ ? *edges_ : bound; }
+  /// The edges, known without a scan (Vector::row_edges).
+  void know_edges(Offset edges) { edges_ = edges; }
 
  private:
   SparseInput<U> input_;
@@ -692,20 +724,25 @@ void push(DenseResult<Z>& t, const Csr<A>& rows, const PushPlan<U>& plan,
 
 /// The push's visit of entry `position` of the push matrix, in the row of input entry f (index
 /// k, value u_value): the output is claimed once (claim stamps), the claimer appends (o, value)
-/// to the output list and writes the assigns fused into the push (deferred.cuh).
+/// to the output list, writes the assigns fused into the push (deferred.cuh) and adds o's row
+/// length to the block's edges (when the stamps sum them).
 template <class W, class A, class U, class M, class Prod>
 __device__ void claim_output(Offset position, Index k, const U& u_value, const CsrView<A>& rows,
                              const VectorMaskView<M>& mask, const Prod& product,
                              const ClaimStamps& stamps, const FusedAssigns& fused,
-                             const FusedCounts& counts, Index* out_indices, W* out_values) {
+                             const FusedCounts& counts, unsigned long long* block_edges,
+                             Index* out_indices, W* out_values) {
   const Index o = rows.col_indices[position];
-  // The mask read, the claim and the fused targets' presence reads overlap (one wait, not
-  // three): claiming a position the mask refuses changes nothing, as this push never emits it;
-  // a target's presence at o changes only by the thread that claims o.
+  // The mask read, the claim, the fused targets' presence reads and o's row bounds overlap (one
+  // wait, not several): claiming a position the mask refuses changes nothing, as this push never
+  // emits it; a target's presence at o changes only by the thread that claims o.
   const FusedPresence had = fused_presence(fused, o);
+  Offset row[2] = {0, 0};
+  if (stamps.edge_rows) row[0] = stamps.edge_rows[o], row[1] = stamps.edge_rows[o + 1];
   const bool allowed = mask.allows(o);
   const bool claimed = claim(stamps, o);
   if (!allowed || !claimed) return;
+  add_claimed_edges(stamps, row, block_edges);
   // One atomic per group of lanes that claimed together: a level that discovers 10^5 vertices
   // would otherwise serialize on the one counter.
   const auto claimers = cooperative_groups::coalesced_threads();
@@ -724,10 +761,11 @@ __device__ void claim_edge(Offset e, const Offset* starts, Index count, const In
                            const U* u_values, const CsrView<A>& rows,
                            const VectorMaskView<M>& mask, const Prod& product,
                            const ClaimStamps& stamps, const FusedAssigns& fused,
-                           const FusedCounts& counts, Index* out_indices, W* out_values) {
+                           const FusedCounts& counts, unsigned long long* block_edges,
+                           Index* out_indices, W* out_values) {
   const PushEdge edge = push_edge(e, starts, count, indices, rows);
   claim_output(edge.position, indices[edge.f], u_values[edge.f], rows, mask, product, stamps,
-               fused, counts, out_indices, out_values);
+               fused, counts, block_edges, out_indices, out_values);
 }
 
 template <class W, class A, class U, class M, class Prod>
@@ -737,15 +775,17 @@ __global__ void push_claim_any(const Offset* starts, Index count, const Index* i
                                __grid_constant__ const FusedAssigns fused, Index* out_indices,
                                W* out_values) {
   __shared__ unsigned fused_added[max_fused_assigns];
+  __shared__ unsigned long long block_edges;
+  if (threadIdx.x == 0) block_edges = 0;
   const FusedCounts counts{fused_added};
   counts.start();
   const Offset edges = starts[count];  // read here, so the host never waits for the scan
   GRB_GRID_STRIDE_LOOP(e, edges) {
     claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused, counts,
-               out_indices, out_values);
+               &block_edges, out_indices, out_values);
   }
   counts.flush(fused);
-  publish_count(stamps);
+  publish_count(stamps, &block_edges);
 }
 
 /// push_claim_any for an input of at most block_scan_inputs entries, with the scan done by
@@ -758,6 +798,8 @@ __global__ void __launch_bounds__(block_scan_threads)
                          __grid_constant__ const FusedAssigns fused, Index* out_indices,
                          W* out_values) {
   __shared__ unsigned fused_added[max_fused_assigns];
+  __shared__ unsigned long long block_edges;
+  if (threadIdx.x == 0) block_edges = 0;
   const FusedCounts counts{fused_added};
   counts.start();
   __shared__ Offset starts[block_scan_inputs + 1];
@@ -766,10 +808,10 @@ __global__ void __launch_bounds__(block_scan_threads)
   const Offset edges = starts[count];
   GRB_GRID_STRIDE_LOOP(e, edges) {
     claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused, counts,
-               out_indices, out_values);
+               &block_edges, out_indices, out_values);
   }
   counts.flush(fused);
-  publish_count(stamps);
+  publish_count(stamps, &block_edges);
 }
 
 /// Rows of at most this many entries are expanded by push_claim_any_by_row.
@@ -786,6 +828,8 @@ __global__ void push_claim_any_by_row(Index count, const Index* indices, const U
                                       __grid_constant__ const FusedAssigns fused,
                                       Index* out_indices, W* out_values) {
   __shared__ unsigned fused_added[max_fused_assigns];
+  __shared__ unsigned long long block_edges;
+  if (threadIdx.x == 0) block_edges = 0;
   const FusedCounts counts{fused_added};
   counts.start();
   GRB_GRID_STRIDE_LOOP(t, std::uint64_t(count) * Lanes) {
@@ -794,10 +838,10 @@ __global__ void push_claim_any_by_row(Index count, const Index* indices, const U
     const Offset position = rows.row_offsets[k] + t % Lanes;
     if (position < rows.row_offsets[k + 1])
       claim_output(position, k, u_values[f], rows, mask, product, stamps, fused, counts,
-                   out_indices, out_values);
+                   &block_edges, out_indices, out_values);
   }
   counts.flush(fused);
-  publish_count(stamps);
+  publish_count(stamps, &block_edges);
 }
 
 /// The lanes per input entry for rows of at most `longest` entries (a power of two).
@@ -856,6 +900,9 @@ class PushAnySparse final : public PendingPush {
     small_ = !plan_.scanned() && plan_.count() <= block_scan_inputs && edges <= small_push_edges;
     if (by_row_) blocks_ = blocks_for(std::uint64_t(plan_.count()) * lanes_);
     else if (!small_) plan_.starts();  // the scan (its launches) now; no read-back
+    // Skewed rows: the outputs' edges are summed for the next push/pull choice (Vector::
+    // row_edges). Rows of at most lane_row_entries never need them: the bound decides there.
+    if (!by_row_) stamps_.edge_rows = rows.row_offsets.data();
   }
 
   /// At most small_push_edges edges (by the bound): a few microseconds of work.
@@ -887,7 +934,8 @@ class PushAnySparse final : public PendingPush {
     }
     GRB_CUDA_CHECK_LAUNCH();
     const Index n = w_.size();
-    const Index nvals = await_count(stamps_);  // no copy, no stream synchronization
+    const Published published = await_count(stamps_);  // no copy, no stream synchronization
+    const Index nvals = published.count;
     Vector<W> result(n, Backend::cuda);
     if (std::uint64_t(nvals) * dense_ratio > n) {  // stored dense anyway (settle_format)
       auto dense_values = device_array<W>(n);
@@ -901,6 +949,7 @@ class PushAnySparse final : public PendingPush {
       result.adopt_unsorted(std::move(indices_), std::move(values_));
     }
     w_ = std::move(result);
+    if (stamps_.edge_rows) w_.set_row_edges(stamps_.edge_rows, published.edges);
   }
 
  private:
@@ -1100,7 +1149,9 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
     if (double(u.nvals()) * double(longest_row_of(a, !pull_is_csc)) * alpha < pull_work) {
       pushes = true;
     } else if (average_push * alpha < pull_work) {
+      // The exact edges: left on u by the product that made it, else scanned and read back.
       plan.emplace(push_rows, u);
+      if (const auto edges = u.row_edges(push_rows.row_offsets.data())) plan->know_edges(*edges);
       pushes = double(plan->edges()) * alpha < pull_work;
     }
   }
@@ -1129,8 +1180,14 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       // write_back adopts T itself when nothing of w survives (a BFS level's pull).
       const bool adopted = !has_accum<Accum> &&
                            ((mask_view.everything && !mask_view.complement) || desc.replace);
+      // On skewed rows the result's edges in the push matrix are summed for the next product's
+      // push/pull choice (Vector::row_edges); short rows never need them.
+      const Offset* edge_rows =
+          adopted && early_exit && longest_row_of(a, !pull_is_csc) > lane_row_entries
+              ? push_rows.row_offsets.data()
+              : nullptr;
       pull(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product, longest,
-           adopted);
+           adopted, edge_rows);
     }
   }
   write_back(w, mask_view, accum, std::move(t), desc, /*t_within_mask=*/true);

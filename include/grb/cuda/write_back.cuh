@@ -28,7 +28,10 @@ struct DenseResult {
   Index size = 0;
   DeviceArray<T> values;
   DeviceArray<std::uint8_t> present;
-  DeviceArray<unsigned long long> count;  // empty: not counted
+  DeviceArray<unsigned long long> count;  // empty: not counted; [1]: the edges (see edge_rows)
+  // Where the kernel also summed its entries' row lengths in the CSR of these row offsets (into
+  // count[1]): the result's Vector::row_edges.
+  const Offset* edge_rows = nullptr;
 
   explicit DenseResult(Index n)
       : size(n), values(device_array<T>(n)), present(device_array<std::uint8_t>(n)) {}
@@ -37,10 +40,11 @@ struct DenseResult {
     fill_zero(present.data(), size);
     fill_zero(values.data(), size);
   }
-  /// A zeroed counter for the kernel that writes every position to add its entries to.
+  /// A zeroed counter for the kernel that writes every position to add its entries to (and a
+  /// second, after it, for their edges).
   unsigned long long* counter() {
-    count = device_array<unsigned long long>(1);
-    fill_zero(count.data(), 1);
+    count = device_array<unsigned long long>(2);
+    fill_zero(count.data(), 2);
     return count.data();
   }
 };
@@ -146,8 +150,15 @@ void write_back(Vector<W>& w, const VectorMaskView<M>& mask, const Accum& accum,
   if (!has_accum<Accum> && (unmasked || (desc.replace && t_within_mask))) {
     // The result is T itself: no merge with the old output (a BFS level's masked vxm with
     // replace lands here, so its O(n) result is adopted, not copied).
-    const Index t_nvals = t.count.empty() ? count_entries(t.present.data(), n)
-                                          : static_cast<Index>(read_scalar(t.count.data()));
+    // The count, and the edges where they were summed, in one read-back.
+    struct Counts {
+      unsigned long long entries, edges;
+    };
+    const Counts counts = t.count.empty()
+                              ? Counts{count_entries(t.present.data(), n), 0}
+                              : read_scalar(reinterpret_cast<const Counts*>(t.count.data()));
+    const Index t_nvals = static_cast<Index>(counts.entries);
+    const Offset* edge_rows = t.count.empty() ? nullptr : t.edge_rows;
     Vector<W> result(n, Backend::cuda);
     if constexpr (std::is_same_v<W, Z>) {
       result.adopt_dense(std::move(t.values), std::move(t.present), t_nvals);
@@ -162,6 +173,7 @@ void write_back(Vector<W>& w, const VectorMaskView<M>& mask, const Accum& accum,
     }
     w = std::move(result);
     w.settle_format();
+    if (edge_rows) w.set_row_edges(edge_rows, counts.edges);
     return;
   }
   auto values = device_array<W>(n);
