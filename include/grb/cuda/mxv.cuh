@@ -21,7 +21,10 @@
 //   cusparse: cusparseSpMV, for plus_times on float/double (same value type everywhere).
 //   automatic: direction optimization (below).
 // Values read back per call: the output's entry count; plus the push's edge count where the
-// generic push needs it, or where skewed degrees leave the direction to the exact count.
+// generic push needs it, or where skewed degrees leave the direction to the exact count and the
+// input does not carry it. An `any` push or a stopping pull on skewed rows sums its outputs'
+// edges in the push matrix and reads them back with its count (Vector::row_edges), so a BFS
+// level that follows one reads one value: its own count.
 #pragma once
 
 #include <cooperative_groups.h>
