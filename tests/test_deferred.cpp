@@ -278,6 +278,23 @@ TEST_CASE("cuda product: its result carries its entries' edges for the next push
     level.q.set_element(indices.front(), 7);
     CHECK_FALSE(level.q.row_edges(rows).has_value());  // a change drops it
   }
+  // A rectangular matrix: an output is no row of it, so nothing is summed (nor read past its
+  // row offsets).
+  const Index inputs = 100, outputs = 5000;
+  std::vector<Index> rows, cols;
+  for (Index r = 0; r < inputs; ++r)
+    for (Index j = 0; j < 40; ++j) rows.push_back(r), cols.push_back(r * 40 + j);
+  grb::Matrix<std::int32_t> wide(inputs, outputs, Backend::cpu);
+  wide.build(rows, cols, std::vector<std::int32_t>(rows.size(), 1));
+  const grb::Matrix<std::int32_t> wide_cuda = wide.to(Backend::cuda);
+  grb::Vector<Index> u = grb::Vector<Index>::full(inputs, 1, Backend::cuda);
+  for (auto strategy : {grb::MxvStrategy::push, grb::MxvStrategy::pull}) {
+    grb::Vector<Index> w(outputs, Backend::cuda);
+    grb::vxm(w, grb::no_mask, grb::no_accum, grb::any_secondi<Index>{}, u, wide_cuda,
+             grb::Descriptor{.strategy = strategy});
+    CHECK(w.nvals() == inputs * 40);
+    CHECK_FALSE(w.row_edges(wide_cuda.csr().row_offsets.data()).has_value());
+  }
 }
 
 /// A 12-byte value type, made from an arithmetic scalar: a fused assign stores such a scalar byte

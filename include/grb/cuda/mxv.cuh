@@ -903,9 +903,10 @@ class PushAnySparse final : public PendingPush {
     small_ = !plan_.scanned() && plan_.count() <= block_scan_inputs && edges <= small_push_edges;
     if (by_row_) blocks_ = blocks_for(std::uint64_t(plan_.count()) * lanes_);
     else if (!small_) plan_.starts();  // the scan (its launches) now; no read-back
-    // Skewed rows: the outputs' edges are summed for the next push/pull choice (Vector::
-    // row_edges). Rows of at most lane_row_entries never need them: the bound decides there.
-    if (!by_row_) stamps_.edge_rows = rows.row_offsets.data();
+    // Skewed rows of a square matrix: the outputs' edges are summed for the next push/pull
+    // choice (Vector::row_edges; an output is a row of the next push only when the matrix is
+    // square). Rows of at most lane_row_entries never need them: the bound decides there.
+    if (!by_row_ && rows.nrows == rows.ncols) stamps_.edge_rows = rows.row_offsets.data();
   }
 
   /// At most small_push_edges edges (by the bound): a few microseconds of work.
@@ -1183,12 +1184,12 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       // write_back adopts T itself when nothing of w survives (a BFS level's pull).
       const bool adopted = !has_accum<Accum> &&
                            ((mask_view.everything && !mask_view.complement) || desc.replace);
-      // On skewed rows the result's edges in the push matrix are summed for the next product's
-      // push/pull choice (Vector::row_edges); short rows never need them.
-      const Offset* edge_rows =
-          adopted && early_exit && longest_row_of(a, !pull_is_csc) > lane_row_entries
-              ? push_rows.row_offsets.data()
-              : nullptr;
+      // On skewed rows of a square matrix the result's edges in the push matrix are summed for
+      // the next product's push/pull choice (Vector::row_edges); short rows never need them.
+      const Offset* edge_rows = adopted && early_exit && a.nrows() == a.ncols() &&
+                                        longest_row_of(a, !pull_is_csc) > lane_row_entries
+                                    ? push_rows.row_offsets.data()
+                                    : nullptr;
       pull(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product, longest,
            adopted, edge_rows);
     }
