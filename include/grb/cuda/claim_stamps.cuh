@@ -47,29 +47,18 @@ __device__ inline unsigned long long take_slots(const ClaimStamps& stamps, unsig
   return atomicAdd(stamps.count, static_cast<unsigned long long>(claimers)) & 0xffffffffull;
 }
 
-/// Adds the row length of claimed output o to its block's sum (`block_edges`, shared memory,
-/// zeroed before the block's first claim), when the stamps sum them. `row` holds o's row bounds,
-/// loaded by the claimer alongside its claim.
-__device__ inline void add_claimed_edges(const ClaimStamps& stamps, const Offset (&row)[2],
-                                         unsigned long long* block_edges) {
-  if (stamps.edge_rows) atomicAdd(block_edges, static_cast<unsigned long long>(row[1] - row[0]));
-}
-
 /// Called by every thread of every block at the end of a kernel whose claimers took their slots
-/// from stamps.count (and summed their edges in block_edges): the last block to finish writes the
-/// edges, then (epoch, count), into host memory, where
-/// await_count finds it without a copy or a stream synchronization (a read-back costs ~7 us on
+/// from stamps.count, and where the stamps sum edges, after thread 0 added its block's edges to
+/// stamps.edges: the last block to finish writes the edges, then (epoch, count), into host
+/// memory, where await_count finds it without a copy or a stream synchronization (a read-back costs ~7 us on
 /// the H100's host; this ~1 us after the kernel ends). A block's finish goes into the count's
 /// own word, so the block that finishes last reads the final count in the same atomic: all other
 /// blocks took their slots before they finished. count < 2^32 (one per position).
-__device__ inline void publish_count(const ClaimStamps& stamps,
-                                     const unsigned long long* block_edges) {
-  __syncthreads();  // the block's claimers have taken their slots and added their edges
+__device__ inline void publish_count(const ClaimStamps& stamps) {
+  __syncthreads();  // the block's claimers have taken their slots
   if (threadIdx.x != 0) return;
-  if (stamps.edge_rows) {
-    if (*block_edges) atomicAdd(stamps.edges, *block_edges);
-    __threadfence();  // the edges before the finish: the last block's read sees them all
-  }
+  if (stamps.edge_rows) __threadfence();  // the block's edges before its finish: the last
+                                          // block's read sees them all
   const unsigned long long before = atomicAdd(stamps.count, 1ull << 32);
   if ((before >> 32) != gridDim.x - 1) return;
   auto* published = reinterpret_cast<volatile unsigned long long*>(stamps.published);

@@ -122,18 +122,29 @@ __device__ T shuffle_down(const T& value, unsigned offset, int width = 32) {
 
 /// The lengths of the found outputs' rows in the CSR whose row offsets are `rows` (null: not
 /// summed), summed per thread and then per block into *total: the next product's push/pull
-/// choice reads them with the output count (Vector::row_edges).
+/// choice reads them with the output count (Vector::row_edges). Pulls and pushes both sum them.
+struct RowBounds {
+  Offset begin, end;
+};
+
 struct FoundEdges {
   const Offset* rows;
   unsigned long long* total;
   unsigned long long mine = 0;
-  __device__ void found(Index o) {
-    if (rows) mine += rows[o + 1] - rows[o];
+  /// o's row bounds, loaded before o is known to be found where that hides the load's latency.
+  __device__ RowBounds bounds(Index o) const {
+    return rows ? RowBounds{rows[o], rows[o + 1]} : RowBounds{0, 0};
   }
-  /// Called by every thread of the block (block_threads of them) after its loop.
+  __device__ void found(const RowBounds& row) { mine += row.end - row.begin; }
+  __device__ void found(Index o) {
+    if (rows) found(bounds(o));
+  }
+  /// Called by every thread of the block (Threads of them) after its loop; thread 0 adds the
+  /// block's sum to *total.
+  template <unsigned Threads = block_threads>
   __device__ void flush() const {
     if (!rows) return;  // the same for the whole grid
-    using Reduce = cub::BlockReduce<unsigned long long, block_threads>;
+    using Reduce = cub::BlockReduce<unsigned long long, Threads>;
     __shared__ typename Reduce::TempStorage storage;
     const unsigned long long sum = Reduce(storage).Sum(mine);
     if (threadIdx.x == 0 && sum > 0) atomicAdd(total, sum);
@@ -725,27 +736,50 @@ void push(DenseResult<Z>& t, const Csr<A>& rows, const PushPlan<U>& plan,
 
 // ------------------------------------------------------------------ sparse push for `any`
 
+/// A push block's running totals, kept by every thread of the block: the new entries of each
+/// fused target (in shared memory) and the claimed outputs' edges (FoundEdges). finish() adds
+/// them to the grid's and publishes the output count (publish_count).
+template <unsigned Threads>
+struct PushBlockTally {
+  FusedCounts fused_added;
+  FoundEdges edges;
+  __device__ void finish(const FusedAssigns& fused, const ClaimStamps& stamps) {
+    fused_added.flush(fused);
+    edges.flush<Threads>();
+    publish_count(stamps);
+  }
+};
+
+/// The tally of this block (Threads threads), started: called once by every thread of a push
+/// kernel before its first claim.
+template <unsigned Threads>
+__device__ PushBlockTally<Threads> start_push_tally(const ClaimStamps& stamps) {
+  __shared__ unsigned fused_added[max_fused_assigns];
+  const FusedCounts counts{fused_added};
+  counts.start();
+  return {counts, FoundEdges{stamps.edge_rows, stamps.edges}};
+}
+
 /// The push's visit of entry `position` of the push matrix, in the row of input entry f (index
 /// k, value u_value): the output is claimed once (claim stamps), the claimer appends (o, value)
 /// to the output list, writes the assigns fused into the push (deferred.cuh) and adds o's row
 /// length to the block's edges (when the stamps sum them).
-template <class W, class A, class U, class M, class Prod>
+template <unsigned Threads, class W, class A, class U, class M, class Prod>
 __device__ void claim_output(Offset position, Index k, const U& u_value, const CsrView<A>& rows,
                              const VectorMaskView<M>& mask, const Prod& product,
                              const ClaimStamps& stamps, const FusedAssigns& fused,
-                             const FusedCounts& counts, unsigned long long* block_edges,
-                             Index* out_indices, W* out_values) {
+                             PushBlockTally<Threads>& tally, Index* out_indices,
+                             W* out_values) {
   const Index o = rows.col_indices[position];
   // The mask read, the claim, the fused targets' presence reads and o's row bounds overlap (one
   // wait, not several): claiming a position the mask refuses changes nothing, as this push never
   // emits it; a target's presence at o changes only by the thread that claims o.
   const FusedPresence had = fused_presence(fused, o);
-  Offset row[2] = {0, 0};
-  if (stamps.edge_rows) row[0] = stamps.edge_rows[o], row[1] = stamps.edge_rows[o + 1];
+  const RowBounds row = tally.edges.bounds(o);
   const bool allowed = mask.allows(o);
   const bool claimed = claim(stamps, o);
   if (!allowed || !claimed) return;
-  add_claimed_edges(stamps, row, block_edges);
+  tally.edges.found(row);
   // One atomic per group of lanes that claimed together: a level that discovers 10^5 vertices
   // would otherwise serialize on the one counter.
   const auto claimers = cooperative_groups::coalesced_threads();
@@ -755,20 +789,19 @@ __device__ void claim_output(Offset position, Index k, const U& u_value, const C
   const W value = static_cast<W>(product(rows.values[position], u_value, o, k));
   out_indices[slot] = o;
   out_values[slot] = value;
-  write_fused(fused, counts, had, o, value, claimers);
+  write_fused(fused, tally.fused_added, had, o, value, claimers);
 }
 
 /// Edge e of the expansion, its input entry found in the scanned row starts.
-template <class W, class A, class U, class M, class Prod>
+template <unsigned Threads, class W, class A, class U, class M, class Prod>
 __device__ void claim_edge(Offset e, const Offset* starts, Index count, const Index* indices,
                            const U* u_values, const CsrView<A>& rows,
                            const VectorMaskView<M>& mask, const Prod& product,
                            const ClaimStamps& stamps, const FusedAssigns& fused,
-                           const FusedCounts& counts, unsigned long long* block_edges,
-                           Index* out_indices, W* out_values) {
+                           PushBlockTally<Threads>& tally, Index* out_indices, W* out_values) {
   const PushEdge edge = push_edge(e, starts, count, indices, rows);
   claim_output(edge.position, indices[edge.f], u_values[edge.f], rows, mask, product, stamps,
-               fused, counts, block_edges, out_indices, out_values);
+               fused, tally, out_indices, out_values);
 }
 
 template <class W, class A, class U, class M, class Prod>
@@ -777,18 +810,13 @@ __global__ void push_claim_any(const Offset* starts, Index count, const Index* i
                                Prod product, ClaimStamps stamps,
                                __grid_constant__ const FusedAssigns fused, Index* out_indices,
                                W* out_values) {
-  __shared__ unsigned fused_added[max_fused_assigns];
-  __shared__ unsigned long long block_edges;
-  if (threadIdx.x == 0) block_edges = 0;
-  const FusedCounts counts{fused_added};
-  counts.start();
+  auto tally = start_push_tally<block_threads>(stamps);
   const Offset edges = starts[count];  // read here, so the host never waits for the scan
   GRB_GRID_STRIDE_LOOP(e, edges) {
-    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused, counts,
-               &block_edges, out_indices, out_values);
+    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused, tally,
+               out_indices, out_values);
   }
-  counts.flush(fused);
-  publish_count(stamps, &block_edges);
+  tally.finish(fused, stamps);
 }
 
 /// push_claim_any for an input of at most block_scan_inputs entries, with the scan done by
@@ -800,21 +828,16 @@ __global__ void __launch_bounds__(block_scan_threads)
                          VectorMaskView<M> mask, Prod product, ClaimStamps stamps,
                          __grid_constant__ const FusedAssigns fused, Index* out_indices,
                          W* out_values) {
-  __shared__ unsigned fused_added[max_fused_assigns];
-  __shared__ unsigned long long block_edges;
-  if (threadIdx.x == 0) block_edges = 0;
-  const FusedCounts counts{fused_added};
-  counts.start();
+  auto tally = start_push_tally<block_scan_threads>(stamps);
   __shared__ Offset starts[block_scan_inputs + 1];
   block_row_starts(count, indices, rows.row_offsets, starts);
   __syncthreads();
   const Offset edges = starts[count];
   GRB_GRID_STRIDE_LOOP(e, edges) {
-    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused, counts,
-               &block_edges, out_indices, out_values);
+    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused, tally,
+               out_indices, out_values);
   }
-  counts.flush(fused);
-  publish_count(stamps, &block_edges);
+  tally.finish(fused, stamps);
 }
 
 /// Rows of at most this many entries are expanded by push_claim_any_by_row.
@@ -830,21 +853,16 @@ __global__ void push_claim_any_by_row(Index count, const Index* indices, const U
                                       ClaimStamps stamps,
                                       __grid_constant__ const FusedAssigns fused,
                                       Index* out_indices, W* out_values) {
-  __shared__ unsigned fused_added[max_fused_assigns];
-  __shared__ unsigned long long block_edges;
-  if (threadIdx.x == 0) block_edges = 0;
-  const FusedCounts counts{fused_added};
-  counts.start();
+  auto tally = start_push_tally<block_threads>(stamps);
   GRB_GRID_STRIDE_LOOP(t, std::uint64_t(count) * Lanes) {
     const Index f = static_cast<Index>(t / Lanes);
     const Index k = indices[f];
     const Offset position = rows.row_offsets[k] + t % Lanes;
     if (position < rows.row_offsets[k + 1])
-      claim_output(position, k, u_values[f], rows, mask, product, stamps, fused, counts,
-                   &block_edges, out_indices, out_values);
+      claim_output(position, k, u_values[f], rows, mask, product, stamps, fused, tally,
+                   out_indices, out_values);
   }
-  counts.flush(fused);
-  publish_count(stamps, &block_edges);
+  tally.finish(fused, stamps);
 }
 
 /// The lanes per input entry for rows of at most `longest` entries (a power of two).
