@@ -32,11 +32,43 @@ class Runner {
   virtual std::vector<double> values() const = 0;
   /// The last run checked by grb::validate, whose checkers share no code with the algorithms.
   virtual validate::Result validate(const io::Graph& graph, Index source) const = 0;
-  /// What each level of the last run did, for engines that count it (BFS); else empty.
+  /// What each level of the last run did (BFS); else empty.
   virtual std::vector<bfs::LevelStats> level_stats() const { return {}; }
+  /// Whether level_stats() counts each level's edges and direction and, after time_levels(true),
+  /// its time (bfs::Engine::counts_levels); false: the frontier sizes alone, or nothing.
+  virtual bool counts_levels() const { return false; }
   /// Time every level of the following runs (bfs::Options::level_timing), where the engine can:
   /// the per-level clocks perturb the total, so timed runs leave it off.
   virtual void time_levels(bool) {}
+  /// From now on validate() checks against `graph`, the run's graph held on the cuda backend
+  /// (validate/on_device.hpp: the same verdict and message as the host's, in milliseconds where
+  /// the host takes a second per kron22 search), where the runner has a device validator (BFS,
+  /// SSSP); null: on the host again.
+  void validate_against(const Matrix<double>* graph) { device_graph_ = graph; }
+
+ protected:
+  const Matrix<double>* device_graph_ = nullptr;
+};
+
+/// A runner's copy of its engine's last result, fetched on first use after each run. run() only
+/// marks it stale: the old copy is replaced when the next one is fetched, outside the caller's
+/// clock (freeing kron22's 48 MB BFS result cost 1-4 ms, up to 5x the search it was timed with).
+template <class Result>
+class LastResult {
+ public:
+  void stale() { fresh_ = false; }
+  template <class Fetch>
+  const Result& get(Fetch&& fetch) const {
+    if (!fresh_) {
+      result_ = fetch();
+      fresh_ = true;
+    }
+    return result_;
+  }
+
+ private:
+  mutable Result result_{};
+  mutable bool fresh_ = false;
 };
 
 /// BFS through the engine registry (levels and parents).

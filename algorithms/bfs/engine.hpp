@@ -53,6 +53,9 @@ class Engine {
   virtual std::size_t device_bytes() const { return 0; }
   /// For an engine that delegates (auto): the name of the engine prepare() picked; else empty.
   virtual std::string_view chosen() const { return {}; }
+  /// Whether result().levels holds each level's edges inspected, direction and (with
+  /// Options::level_timing) time; false: the frontier sizes alone.
+  virtual bool counts_levels() const { return true; }
 };
 
 struct EngineInfo {

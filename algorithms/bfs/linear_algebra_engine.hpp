@@ -62,6 +62,9 @@ class LinearAlgebraEngine final : public Engine {
     return result;
   }
 
+  /// The backend picks each product's direction: the algorithm sees neither it nor the edges.
+  bool counts_levels() const override { return false; }
+
   std::size_t device_bytes() const override {
     if constexpr (backend == Backend::cpu) return 0;
     else

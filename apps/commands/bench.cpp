@@ -4,9 +4,10 @@
 //
 // Method (DESIGN.md, performance method): the graph is read or generated once; each engine is
 // prepared once per graph (timed apart); every root gets the same timed runs (median), the
-// first root after one untimed warm-up; every timed run is validated outside the clock. BFS
-// engines then run once more per root with per-level clocks on, for the per-level times and
-// push/pull directions, so that those clocks never touch the timed runs.
+// first root after one untimed warm-up; every timed run is validated outside the clock (BFS and
+// SSSP on cuda by the device validators, against a copy of the graph on the device). BFS
+// engines that time their levels then run once more per root with per-level clocks on, for the
+// per-level times and push/pull directions, so that those clocks never touch the timed runs.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -152,13 +154,20 @@ int level_count(const std::vector<double>& levels) {
   return static_cast<int>(deepest) + 1;
 }
 
-nlohmann::ordered_json per_level_json(const std::vector<bfs::LevelStats>& stats) {
+/// Each level's frontier, and where the engine counts them (`counted`), its edges, direction
+/// and time.
+nlohmann::ordered_json per_level_json(const std::vector<bfs::LevelStats>& stats, bool counted) {
   nlohmann::ordered_json levels = nlohmann::ordered_json::array();
-  for (const bfs::LevelStats& level : stats)
+  for (const bfs::LevelStats& level : stats) {
+    if (!counted) {
+      levels.push_back({{"frontier", level.frontier}});
+      continue;
+    }
     levels.push_back({{"frontier", level.frontier},
                       {"edges", level.edges_inspected},
                       {"direction", bfs::to_string(level.direction)},
                       {"ms", level.milliseconds}});
+  }
   return levels;
 }
 
@@ -249,11 +258,34 @@ class Bench {
               << grouped(graph.matrix.nvals()) << " (" << describe(graph) << "), loaded in "
               << fixed(loaded.load_ms, 1) << " ms" << std::endl;
     const std::vector<Index> roots = pick_roots(graph, options_.roots, options_.shape.seed);
-    for (const EngineChoice& choice : runs_) run_engine(loaded, choice, roots);
+    const std::optional<Matrix<double>> device_graph = device_copy(graph);
+    for (const EngineChoice& choice : runs_)
+      run_engine(loaded, choice, roots,
+                 choice.backend == Backend::cuda && choice.algorithm != Algorithm::cc &&
+                         device_graph
+                     ? &*device_graph
+                     : nullptr);
+  }
+
+  /// The graph on the cuda backend, for the device validators of the cuda runs (BFS, SSSP);
+  /// nothing when no such run is selected, or when the device has no room for it (the host
+  /// validates then, slower but the same).
+  std::optional<Matrix<double>> device_copy(const io::Graph& graph) const {
+    const bool wanted = std::any_of(runs_.begin(), runs_.end(), [](const EngineChoice& choice) {
+      return choice.backend == Backend::cuda && choice.algorithm != Algorithm::cc;
+    });
+    if (!wanted) return std::nullopt;
+    try {
+      return graph.matrix.to(Backend::cuda);
+    } catch (const OutOfMemory& error) {
+      std::cerr << "bench: " << graph.name << ": validating on the host (" << error.what() << ")"
+                << std::endl;
+      return std::nullopt;
+    }
   }
 
   void run_engine(const LoadedGraph& loaded, const EngineChoice& choice,
-                  const std::vector<Index>& all_roots) {
+                  const std::vector<Index>& all_roots, const Matrix<double>* device_graph) {
     const io::Graph& graph = loaded.graph;
     // Components do not depend on a root: one set of runs.
     const std::vector<Index> roots =
@@ -265,6 +297,7 @@ class Bench {
 
     Summary summary{graph.name, choice, {}, {}, 0};
     const std::unique_ptr<Runner> runner = make_runner(choice);
+    runner->validate_against(device_graph);
     const auto start = std::chrono::steady_clock::now();
     runner->prepare(graph);
     const double prepare_ms =
@@ -290,7 +323,10 @@ class Bench {
       record["levels"] = nullptr;
       record["edges_inspected"] = nullptr;
       record["per_level"] = nullptr;
-      if (choice.algorithm == Algorithm::bfs) {
+      if (choice.algorithm == Algorithm::bfs && !runner->counts_levels()) {
+        record["levels"] = level_count(m.values);
+        record["per_level"] = per_level_json(runner->level_stats(), false);
+      } else if (choice.algorithm == Algorithm::bfs) {
         record["levels"] = level_count(m.values);
         Offset inspected = 0;
         for (const bfs::LevelStats& level : runner->level_stats()) inspected += level.edges_inspected;
@@ -305,8 +341,9 @@ class Bench {
                             ", run with per-level timing)");
           continue;
         }
-        record["per_level"] = per_level_json(runner->level_stats());
+        record["per_level"] = per_level_json(runner->level_stats(), true);
       }
+      record["validated_on"] = device_graph ? "device" : "host";
       record["device"] = device;
       record["commit"] = GRB_COMMIT;
       record["date"] = date_;

@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "../runner.hpp"
+#include "validate/on_device.hpp"
 
 namespace grb::app {
 namespace {
@@ -14,7 +15,7 @@ class BfsRunner final : public Runner {
 
   void run(Index source) override {
     engine_->run(source, bfs::Options{.parents = true, .level_timing = level_timing_});
-    result_.reset();
+    result_.stale();
   }
 
   std::vector<double> values() const override {
@@ -28,22 +29,26 @@ class BfsRunner final : public Runner {
 
   validate::Result validate(const io::Graph& graph, Index source) const override {
     const bfs::Result& searched = result();
+#if GRB_WITH_CUDA
+    if (device_graph_)
+      return validate::bfs_on_device(*device_graph_, source, searched.level, searched.parent);
+#endif
     return validate::bfs(graph.matrix, source, searched.level, searched.parent);
   }
 
   std::vector<bfs::LevelStats> level_stats() const override { return result().levels; }
+
+  bool counts_levels() const override { return engine_->counts_levels(); }
 
   void time_levels(bool on) override { level_timing_ = on; }
 
  private:
   std::unique_ptr<bfs::Engine> engine_;
   bool level_timing_ = false;
-  // The engine's result, fetched from it once per run.
-  mutable std::unique_ptr<bfs::Result> result_;
+  LastResult<bfs::Result> result_;
 
   const bfs::Result& result() const {
-    if (!result_) result_ = std::make_unique<bfs::Result>(engine_->result());
-    return *result_;
+    return result_.get([&] { return engine_->result(); });
   }
 };
 

@@ -2,6 +2,7 @@
 // A + A' for a directed graph (weakly connected components) and makes its own copies, so that
 // the runs time the algorithm alone.
 #include <memory>
+#include <vector>
 
 #include "../runner.hpp"
 
@@ -16,7 +17,7 @@ class CcRunner final : public Runner {
 
   void run(Index) override {
     engine_->run();
-    label_.reset();
+    label_.stale();
   }
 
   std::vector<double> values() const override {
@@ -30,12 +31,10 @@ class CcRunner final : public Runner {
 
  private:
   std::unique_ptr<cc::Engine> engine_;
-  // The engine's labels, fetched from it once per run.
-  mutable std::unique_ptr<std::vector<Index>> label_;
+  LastResult<std::vector<Index>> label_;
 
   const std::vector<Index>& labels() const {
-    if (!label_) label_ = std::make_unique<std::vector<Index>>(engine_->result().label);
-    return *label_;
+    return label_.get([&] { return engine_->result().label; });
   }
 };
 

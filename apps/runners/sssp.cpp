@@ -3,6 +3,7 @@
 #include <span>
 
 #include "../runner.hpp"
+#include "validate/on_device.hpp"
 
 namespace grb::app {
 namespace {
@@ -18,26 +19,28 @@ class SsspRunner final : public Runner {
 
   void run(Index source) override {
     engine_->run(source, options_);
-    result_.reset();
+    result_.stale();
   }
 
   std::vector<double> values() const override { return result().distance; }
 
   validate::Result validate(const io::Graph& graph, Index source) const override {
     const sssp::Result& searched = result();
-    return validate::sssp(graph.matrix, source, std::span<const double>(searched.distance),
-                          std::span<const Index>(searched.parent));
+    const std::span<const double> distance(searched.distance);
+    const std::span<const Index> parent(searched.parent);
+#if GRB_WITH_CUDA
+    if (device_graph_) return validate::sssp_on_device(*device_graph_, source, distance, parent);
+#endif
+    return validate::sssp(graph.matrix, source, distance, parent);
   }
 
  private:
   std::unique_ptr<sssp::Engine> engine_;
   sssp::Options options_;
-  // The engine's result, fetched from it once per run.
-  mutable std::unique_ptr<sssp::Result> result_;
+  LastResult<sssp::Result> result_;
 
   const sssp::Result& result() const {
-    if (!result_) result_ = std::make_unique<sssp::Result>(engine_->result());
-    return *result_;
+    return result_.get([&] { return engine_->result(); });
   }
 };
 
