@@ -138,6 +138,10 @@ grb_cli_test(bench_quick 0 "STDOUT=kron-10 +bfs +linalg +cpu +4 .*grid-48 +cc +f
              NOT_STDOUT=FAILED -- bench --quick --backend cpu)
 grb_cli_test(bench_engines 0 "STDOUT=kron-8 +sssp +bellman-ford +cpu +2 " NOT_STDOUT=fastsv --
              bench --kron 8 --algorithms sssp --engines bellman-ford --backend cpu --roots 2 --runs 1)
+# Every engine on every backend built and present (on the device: the cuda engines too, their BFS
+# and SSSP runs checked by the device validators).
+grb_cli_test(bench_every_backend 0 "STDOUT=kron-8 +bfs +linalg +cpu +2 " NOT_STDOUT=FAILED --
+             bench --kron 8 --roots 2 --runs 1 --backend all)
 grb_cli_test(bench_no_graph 1 "STDERR=no graph" -- bench)
 grb_cli_test(bench_unknown_engine 1 "STDERR=no-such-engine" --
              bench --kron 4 --engines linalg,no-such-engine --backend cpu)
