@@ -21,18 +21,23 @@ template <Backend backend>
 class FastSvEngine final : public Engine {
  public:
   // A + A' is formed here, once, on the host (as LAGraph asks of its callers), so that the runs
-  // time the hooking rounds alone; for an undirected graph it is the graph itself.
+  // time the hooking rounds alone; for a graph marked symmetric it is the graph itself.
   void prepare(const Matrix<bool>& graph) override {
     if (graph.nrows() != graph.ncols())
       throw DimensionMismatch("cc engine fastsv: the adjacency matrix must be square, not " +
                               std::to_string(graph.nrows()) + " x " +
                               std::to_string(graph.ncols()));
-    const Matrix<bool> host = graph.to(Backend::cpu);
-    Matrix<bool> undirected(host.nrows(), host.ncols(), Backend::cpu);
-    ewise_add(undirected, no_mask, no_accum, lor<bool>{}, host, host,
-              Descriptor{.transpose_second = true});
-    graph_ = undirected.to(backend);
     label_.reset();
+    prepared_ = false;
+    if (graph.symmetric()) {
+      graph_ = graph.to(backend);
+    } else {
+      const Matrix<bool> host = graph.to(Backend::cpu);
+      Matrix<bool> undirected(host.nrows(), host.ncols(), Backend::cpu);
+      ewise_add(undirected, no_mask, no_accum, lor<bool>{}, host, host,
+                Descriptor{.transpose_second = true});
+      graph_ = undirected.to(backend);
+    }
     prepared_ = true;
   }
 

@@ -290,6 +290,20 @@ template <class Monoid> constexpr bool has_terminal() {
   return requires(const Monoid& m) { m.terminal(); };
 }
 
+/// Whether a run of values of type T folds to the same result through `Op` in any order and
+/// grouping, exactly (associative and commutative): min, max (NaN aside), the logical operators,
+/// and plus and times on integers (floating point rounds differently when regrouped).
+template <class Op, class T> struct folds_in_any_order : std::false_type {};
+template <class T> struct folds_in_any_order<min<T>, T> : std::true_type {};
+template <class T> struct folds_in_any_order<max<T>, T> : std::true_type {};
+template <class T> struct folds_in_any_order<lor<T>, T> : std::true_type {};
+template <class T> struct folds_in_any_order<land<T>, T> : std::true_type {};
+template <class T> struct folds_in_any_order<lxor<T>, T> : std::true_type {};
+template <class T>
+struct folds_in_any_order<plus<T>, T> : std::bool_constant<std::is_integral_v<T>> {};
+template <class T>
+struct folds_in_any_order<times<T>, T> : std::bool_constant<std::is_integral_v<T>> {};
+
 /// Applies a multiply operator to A(i,k) = x and B(k,j) = y, positional or not.
 template <class Op, class X, class Y>
 GRB_HOST_DEVICE constexpr auto multiply(const Op& op, const X& x, const Y& y, Index i, Index k,

@@ -131,12 +131,20 @@ __global__ void assign_vector_kernel(Index size, VectorView<W> old, const std::u
       if (targets[middle] < i) low = middle + 1;
       else high = middle;
     }
-    for (Offset e = low; e < entries && targets[e] == i; ++e) {
-      if constexpr (has_accum<Accum>) {
+    if constexpr (has_accum<Accum>) {
+      for (Offset e = low; e < entries && targets[e] == i; ++e) {
         value = has ? static_cast<W>(accum(value, values[e])) : static_cast<W>(values[e]);
-      } else {
-        value = static_cast<W>(values[e]);
+        has = true;
       }
+    } else if (low < entries && targets[low] == i) {
+      // The last entry sent to i wins: the run's end, by a second search.
+      Offset end = entries;
+      while (low + 1 < end) {
+        const Offset middle = low + (end - low) / 2;
+        if (targets[middle] == i) low = middle;
+        else end = middle;
+      }
+      value = static_cast<W>(values[low]);
       has = true;
     }
     z_present[i] = has ? 1 : 0;
@@ -267,9 +275,30 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
                                                key_bits(n - 1));
       });
     }
+    Offset runs = entries;
+    if constexpr (has_accum<Accum> && std::is_same_v<S, W> &&
+                  grb::detail::folds_in_any_order<Accum, W>::value) {
+      // Entries sent to one index, folded first, one run per index: the kernel below folds a
+      // run with one thread, and FastSV sends most of a component's vertices to one index.
+      if (entries > 1) {
+        auto run_targets = device_array<Index>(entries);
+        auto run_values = device_array<S>(entries);
+        auto run_count = device_array<std::int64_t>(1);
+        const std::int64_t items = entries;
+        cub_run([&](void* temporary, std::size_t& bytes) {
+          return cub::DeviceReduce::ReduceByKey(temporary, bytes, sorted_targets.data(),
+                                                run_targets.data(), sorted_values.data(),
+                                                run_values.data(), run_count.data(), accum,
+                                                items);
+        });
+        runs = static_cast<Offset>(read_scalar(run_count.data()));
+        sorted_targets = std::move(run_targets);
+        sorted_values = std::move(run_values);
+      }
+    }
     assign_vector_kernel<<<blocks_for(n), block_threads>>>(
-        n, view_of(w), listed.data(), Offset{entries}, sorted_targets.data(),
-        sorted_values.data(), accum, z.values.data(), z.present.data());
+        n, view_of(w), listed.data(), runs, sorted_targets.data(), sorted_values.data(), accum,
+        z.values.data(), z.present.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   write_back(w, mask_view, no_accum, std::move(z), desc);
