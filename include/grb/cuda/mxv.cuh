@@ -462,6 +462,19 @@ void pull_long_rows(DenseResult<Z>& t, const Csr<A>& rows, const U* u_values,
   GRB_CUDA_CHECK_LAUNCH();
 }
 
+/// Whether a product's rows usually end at their first term: any, and a terminal over bool (lor,
+/// land: one of the two values ends the row). A terminal such as min's lowest value (SSSP's
+/// -inf, FastSV's vertex 0) is rarely met: such rows are read whole, by the kernels for whole
+/// rows (a thread per row would leave a hub's row to one thread: FastSV's min.second on kron20
+/// took 13.6 ms a round so).
+template <class Add, class Z>
+constexpr bool stops_at_first_hit() {
+  return grb::detail::is_any_monoid<Add>() ||
+         (grb::detail::has_terminal<Add>() && std::is_same_v<Z, bool>);
+}
+
+/// `longest_row`: the longest row of `rows`, exactly, unless stops_at_first_hit<Add, Z>() (rows
+/// longer than split_row_length are left to pull_long_rows, which runs only when it says so).
 /// `count`: the result will be adopted as it is (write_back), so its entries are worth counting,
 /// and (when `edge_rows` is not null) their rows' lengths in the CSR of those row offsets.
 template <class Z, class A, class U, class M, class Add, class Prod>
@@ -475,14 +488,8 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
   const std::uint8_t* present = u.nvals() == u.size() ? nullptr : input.present();
   const double average = double(rows.nvals()) / rows.nrows;
   // A monoid that stops at its first hit (a BFS's any or lor) usually reads a few entries of a
-  // row: a thread per row keeps all lanes busy, where a warp would leave most of them idle. Only
-  // any and the terminals over bool (lor, land: one of the two values ends the row) stop that
-  // early. A terminal such as min's lowest value (SSSP's -inf, FastSV's vertex 0) is rarely met:
-  // those rows are read whole, and a thread per row would leave a hub's row to one thread
-  // (FastSV's min.second on kron20 took 13.6 ms a round so).
-  constexpr bool stops_early =
-      grb::detail::is_any_monoid<Add>() ||
-      (grb::detail::has_terminal<Add>() && std::is_same_v<Z, bool>);
+  // row: a thread per row keeps all lanes busy, where a warp would leave most of them idle.
+  constexpr bool stops_early = stops_at_first_hit<Add, Z>();
   if (!stops_early && (average >= warp_per_row_length || longest_row > split_row_length)) {
     pull_groups(t, rows, input.values(), present, mask, add, product, average);
     if (longest_row > split_row_length)
@@ -1160,7 +1167,9 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
   constexpr bool any_monoid = grb::detail::is_any_monoid<typename Semiring::add_type>();
   const Product<is_vxm, typename Semiring::multiply_type> product{semiring.multiply};
   const bool products = !nothing_allowed && u.nvals() > 0 && a.nvals() > 0;
-  constexpr bool early_exit = any_monoid || grb::detail::has_terminal<typename Semiring::add_type>();
+  // pull() reads whole rows, and splits the long ones, unless the monoid stops at a row's first
+  // hit: the same test decides here which longest row it needs.
+  constexpr bool early_exit = stops_at_first_hit<typename Semiring::add_type, Z>();
   // The push matrix is the transpose of the pull matrix: csr when pull reads csc.
   const Csr<A>& push_rows = pull_is_csc ? a.csr() : a.csc();
   std::optional<PushPlan<U>> plan;
