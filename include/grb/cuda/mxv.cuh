@@ -120,13 +120,14 @@ __device__ T shuffle_down(const T& value, unsigned offset, int width = 32) {
 
 // ------------------------------------------------------------------ pull
 
-/// The lengths of the found outputs' rows in the CSR whose row offsets are `rows` (null: not
-/// summed), summed per thread and then per block into *total: the next product's push/pull
-/// choice reads them with the output count (Vector::row_edges). Pulls and pushes both sum them.
+/// A row's entries: [begin, end) of the column ids.
 struct RowBounds {
   Offset begin, end;
 };
 
+/// The lengths of the found outputs' rows in the CSR whose row offsets are `rows` (null: not
+/// summed), summed per thread and then per block into *total: the next product's push/pull
+/// choice reads them with the output count (Vector::row_edges). Pulls and pushes both sum them.
 struct FoundEdges {
   const Offset* rows;
   unsigned long long* total;
