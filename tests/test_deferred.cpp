@@ -5,6 +5,7 @@
 #include <grb/grb.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -19,18 +20,29 @@ using grb::Backend;
 using grb::Index;
 using grb::Offset;
 
-/// Deferred work that counts its runs (and can fail), for the rules that hold on every backend.
+/// Deferred work that counts its launches and finishes (and can fail), for the rules that hold
+/// on every backend. It writes `target`, or (null) every object.
 class Probe final : public grb::detail::Deferred {
  public:
-  Probe(int& runs, bool fails) : runs_(runs), fails_(fails) {}
-  void run() override {
+  Probe(int& runs, bool fails, const void* target = nullptr, std::vector<int>* order = nullptr,
+        int id = 0)
+      : runs_(runs), fails_(fails), target_(target), order_(order), id_(id) {}
+  void launch() override { launched = true; }
+  void finish() override {
+    CHECK(launched);
     ++runs_;
+    if (order_) order_->push_back(id_);
     if (fails_) throw std::runtime_error("probe failed");
   }
+  bool writes(const void* object) const override { return !target_ || object == target_; }
+  bool launched = false;
 
  private:
   int& runs_;
   bool fails_;
+  const void* target_;
+  std::vector<int>* order_;
+  int id_;
 };
 
 void queue_probe(int& runs, bool fails = false) {
@@ -84,7 +96,7 @@ TEST_CASE("deferred work completes before any reader, move or destruction") {
     grb::set_mode(grb::Mode::nonblocking);
     CHECK(runs == 2);
   }
-  CHECK(grb::detail::pending_work() == nullptr);
+  CHECK_FALSE(grb::detail::has_deferred_work());
 }
 
 TEST_CASE("deferred work: a hold keeps it pending; an error in a destructor surfaces later") {
@@ -105,7 +117,49 @@ TEST_CASE("deferred work: a hold keeps it pending; an error in a destructor surf
   CHECK(v.nvals() == 0);  // thrown once
   queue_probe(runs, /*fails=*/true);
   CHECK_THROWS_AS(grb::wait(), std::runtime_error);
-  CHECK(grb::detail::pending_work() == nullptr);
+  CHECK_FALSE(grb::detail::has_deferred_work());
+}
+
+TEST_CASE("deferred work: nvals waits only for the work that writes its vector") {
+  int runs = 0;
+  std::vector<int> order;
+  grb::Vector<int> v(10, Backend::cpu), w(10, Backend::cpu), x(10, Backend::cpu);
+  SUBCASE("pending work that leaves the vector alone is launched, not waited for") {
+    grb::detail::defer(std::make_unique<Probe>(runs, false, &w));
+    CHECK(v.nvals() == 0);
+    CHECK(runs == 0);
+    CHECK(grb::detail::pending_work() == nullptr);  // launched
+    REQUIRE(grb::detail::has_deferred_work());
+    CHECK(w.nvals() == 0);
+    CHECK(runs == 1);
+  }
+  SUBCASE("pending work that writes it completes everything") {
+    grb::detail::defer(std::make_unique<Probe>(runs, false, &v));
+    CHECK(v.nvals() == 0);
+    CHECK(runs == 1);
+  }
+  SUBCASE("work queued behind other work finishes in order, as far as the vector needs") {
+    grb::detail::defer(std::make_unique<Probe>(runs, false, &v, &order, 1));
+    grb::detail::defer_behind(std::make_unique<Probe>(runs, false, &w, &order, 2));
+    CHECK(grb::detail::pending_work() != nullptr);  // the second; the first is launched
+    CHECK(v.nvals() == 0);                          // launches the second, finishes the first
+    CHECK(order == std::vector<int>{1});
+    grb::detail::defer_behind(std::make_unique<Probe>(runs, false, &x, &order, 3));
+    CHECK(x.nvals() == 0);  // written by the newest: everything, oldest first
+    CHECK(order == std::vector<int>{1, 2, 3});
+  }
+  SUBCASE("any other reader finishes everything, oldest first") {
+    grb::detail::defer(std::make_unique<Probe>(runs, false, &v, &order, 1));
+    grb::detail::defer_behind(std::make_unique<Probe>(runs, false, &w, &order, 2));
+    (void)x.format();
+    CHECK(order == std::vector<int>{1, 2});
+  }
+  SUBCASE("an error in launched work surfaces where it is waited for") {
+    grb::detail::defer(std::make_unique<Probe>(runs, true, &w));
+    CHECK(v.nvals() == 0);
+    CHECK_THROWS_WITH_AS(w.nvals(), "probe failed", std::runtime_error);
+  }
+  CHECK_FALSE(grb::detail::has_deferred_work());
 }
 
 namespace {
@@ -194,7 +248,7 @@ void run_level(Level& level, const grb::Matrix<std::int32_t>& a, bool expect_fus
   grb::assign(level.visited, level.q, grb::no_accum, std::int32_t{9}, grb::all, where_present);
   // Both assigns joined the push (a third operation would have completed it).
   if (expect_fused) CHECK(grb::detail::pending_work() != nullptr);
-  else CHECK(grb::detail::pending_work() == nullptr);
+  else CHECK_FALSE(grb::detail::has_deferred_work());
 }
 
 /// A level on `a` with the first `sources` vertices as frontier, in non-blocking mode (the
@@ -346,7 +400,7 @@ TEST_CASE("cuda deferred push: completed by readers, moves, other operations, de
     grb::vxm(got.q, got.visited, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda,
              unvisited());
     const grb::Vector<Index> moved = std::move(got.q);
-    CHECK(grb::detail::pending_work() == nullptr);
+    CHECK_FALSE(grb::detail::has_deferred_work());
     check_same(want.q, moved);
   }
   SUBCASE("the mask destroyed before the result is read") {
@@ -355,7 +409,7 @@ TEST_CASE("cuda deferred push: completed by readers, moves, other operations, de
       grb::vxm(got.q, mask, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda, unvisited());
       CHECK(grb::detail::pending_work() != nullptr);
     }
-    CHECK(grb::detail::pending_work() == nullptr);
+    CHECK_FALSE(grb::detail::has_deferred_work());
     check_same(want.q, got.q);
   }
   SUBCASE("the matrix replaced before the result is read") {
@@ -363,14 +417,14 @@ TEST_CASE("cuda deferred push: completed by readers, moves, other operations, de
     grb::vxm(got.q, got.visited, grb::no_accum, grb::any_secondi<Index>{}, got.q, local,
              unvisited());
     local = grb::Matrix<std::int32_t>(n, n, Backend::cuda);  // frees the entries the push reads
-    CHECK(grb::detail::pending_work() == nullptr);
+    CHECK_FALSE(grb::detail::has_deferred_work());
     check_same(want.q, got.q);
   }
   SUBCASE("an assign that cannot fuse (an accumulator) completes the push first") {
     grb::vxm(got.q, got.visited, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda,
              unvisited());
     grb::assign(got.parent, got.q, grb::plus<Index>{}, got.q, grb::all, where_present);
-    CHECK(grb::detail::pending_work() == nullptr);
+    CHECK_FALSE(grb::detail::has_deferred_work());
     grb::Vector<Index> parent = level_on(Backend::cpu, a, 200).parent;
     grb::assign(parent, want.q, grb::plus<Index>{}, want.q, grb::all, where_present);
     check_same(parent, got.parent);
@@ -380,7 +434,125 @@ TEST_CASE("cuda deferred push: completed by readers, moves, other operations, de
     grb::vxm(got.q, got.visited, grb::no_accum, grb::any_secondi<Index>{}, got.q, a_cuda,
              unvisited());
     grb::assign(sparse_target, got.q, grb::no_accum, got.q, grb::all, where_present);
-    CHECK(grb::detail::pending_work() == nullptr);
+    CHECK_FALSE(grb::detail::has_deferred_work());
     check_same(want.q, sparse_target);
   }
+}
+
+namespace {
+
+/// A side x side grid, each vertex joined to its 4 neighbours (rows of at most 4 entries).
+grb::Matrix<std::int32_t> grid_of(Index side) {
+  std::vector<Index> rows, cols;
+  for (Index r = 0; r < side; ++r)
+    for (Index c = 0; c < side; ++c) {
+      const Index v = r * side + c;
+      if (c + 1 < side) rows.push_back(v), cols.push_back(v + 1), rows.push_back(v + 1), cols.push_back(v);
+      if (r + 1 < side) rows.push_back(v), cols.push_back(v + side), rows.push_back(v + side), cols.push_back(v);
+    }
+  grb::Matrix<std::int32_t> a(side * side, side * side, Backend::cpu);
+  a.build(rows, cols, std::vector<std::int32_t>(rows.size(), 1));
+  return a;
+}
+
+struct LateSearch {
+  grb::Vector<std::int32_t> level;
+  grb::Vector<Index> parent;
+  std::vector<Index> frontiers;  // the size of each level's frontier, as the host saw it
+};
+
+/// bfs/linear_algebra.hpp's loop (the frontier tested a level late), with checks of what is
+/// deferred on the way; `interrupt`: at this depth a reader that completes everything.
+LateSearch late_search(const grb::Matrix<std::int32_t>& a, Index source, int interrupt = -1) {
+  const Index n = a.nrows();
+  const Backend backend = a.backend();
+  const bool cuda = backend == Backend::cuda;
+  LateSearch search{grb::Vector<std::int32_t>(n, backend), grb::Vector<Index>(n, backend), {}};
+  search.level.set_element(source, 0);
+  search.parent.set_element(source, source);
+  std::array<grb::Vector<Index>, 2> frontier{grb::Vector<Index>(n, backend),
+                                             grb::Vector<Index>(n, backend)};
+  frontier[0].set_element(source, source);
+  for (std::int32_t depth = 1;; ++depth) {
+    CAPTURE(depth);
+    const grb::Vector<Index>& q = frontier[(depth - 1) % 2];
+    grb::Vector<Index>& next = frontier[depth % 2];
+    grb::vxm(next, search.level, grb::no_accum, grb::any_secondi<Index>{}, q, a, unvisited(
+                 grb::MxvStrategy::automatic));
+    // From the second level on (the first reads a vector the host wrote), the push queues
+    // behind the one that makes q, still in flight.
+    if (cuda && depth > 1 && depth != interrupt + 1) {
+      CHECK(grb::detail::pending_work() != nullptr);
+      CHECK(grb::detail::deferred_state.launched.size() == 1);
+    }
+    grb::assign(search.parent, next, grb::no_accum, next, grb::all, where_present);
+    grb::assign(search.level, next, grb::no_accum, depth, grb::all, where_present);
+    if (depth == interrupt) (void)search.level.nvals();  // a target: completes everything
+    const Index found = q.nvals();
+    // q's push is finished; the new level's is launched, not waited for.
+    if (cuda && depth != interrupt) {
+      CHECK(grb::detail::pending_work() == nullptr);
+      CHECK(grb::detail::deferred_state.launched.size() == 1);
+    }
+    if (found == 0) break;
+    search.frontiers.push_back(found);
+  }
+  return search;
+}
+
+}  // namespace
+
+TEST_CASE("cuda chained pushes: a BFS that tests its frontier a level late, on short rows") {
+  if (skip_without_cuda()) return;
+  const Index side = 50;
+  const grb::Matrix<std::int32_t> a = grid_of(side);
+  const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
+  const Index source = side / 3;
+  const LateSearch want = late_search(a, source);
+  REQUIRE(want.frontiers.size() > 60);
+  for (const int interrupt : {-1, 5}) {
+    CAPTURE(interrupt);
+    const LateSearch got = late_search(a_cuda, source, interrupt);
+    CHECK(got.frontiers == want.frontiers);
+    check_same(want.level, got.level);
+    // Parents: any neighbour one level up (the grid is connected: every vertex has a level).
+    std::vector<Index> vertices, parents, leveled;
+    std::vector<std::int32_t> levels;
+    got.parent.extract_tuples(vertices, parents);
+    want.level.extract_tuples(leveled, levels);
+    REQUIRE(leveled.size() == std::size_t(a.nrows()));
+    REQUIRE(vertices == leveled);
+    const auto& csr = a.csr();
+    for (std::size_t v = 0; v < vertices.size(); ++v) {
+      if (vertices[v] == source) {
+        CHECK(parents[v] == source);
+        continue;
+      }
+      const Index p = parents[v];
+      REQUIRE(p < a.nrows());
+      CHECK(levels[p] == levels[v] - 1);
+      const Index* begin = csr.col_indices.data() + csr.row_offsets[p];
+      const Index* end = csr.col_indices.data() + csr.row_offsets[p + 1];
+      CHECK(std::binary_search(begin, end, vertices[v]));
+    }
+  }
+  CHECK_FALSE(grb::detail::has_deferred_work());
+}
+
+TEST_CASE("cuda product over an empty input: an empty result, whatever w held") {
+  if (skip_without_cuda()) return;
+  const grb::Matrix<std::int32_t> a = grid_of(8).to(Backend::cuda);
+  grb::Vector<Index> empty(64, Backend::cuda);
+  grb::Vector<Index> w = grb::Vector<Index>::full(64, 3, Backend::cuda);
+  grb::vxm(w, grb::no_mask, grb::no_accum, grb::any_secondi<Index>{}, empty, a);
+  CHECK(w.nvals() == 0);
+  grb::Vector<Index> replaced = grb::Vector<Index>::full(64, 3, Backend::cuda);
+  grb::Vector<std::int32_t> mask = every_third<std::int32_t>(64).to(Backend::cuda);
+  grb::vxm(replaced, mask, grb::no_accum, grb::any_secondi<Index>{}, empty, a, unvisited());
+  CHECK(replaced.nvals() == 0);
+  // No replace: w keeps what the mask protects.
+  grb::Vector<Index> kept = grb::Vector<Index>::full(64, 3, Backend::cuda);
+  grb::vxm(kept, mask, grb::no_accum, grb::any_secondi<Index>{}, empty, a,
+           grb::Descriptor{.structural_mask = true, .complement_mask = true});
+  CHECK(kept.nvals() == 22);
 }

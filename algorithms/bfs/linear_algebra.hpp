@@ -9,6 +9,7 @@
 // Reference: LAGraph's LG_BreadthFirstSearch_SSGrB.c (Davis et al.), GraphBLAST's bfs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -40,21 +41,31 @@ BfsResult bfs(const Matrix<T>& a, Index source, bool parents = true) {
   BfsResult result{Vector<std::int32_t>(n, backend), Vector<Index>(parents ? n : 0, backend)};
   Vector<std::int32_t>& level = result.level;
   level.set_element(source, 0);
+  // Two frontiers, and the test for an empty one a level late: level `depth` is queued before
+  // the host asks whether level depth - 1 found anything. In non-blocking mode the GPU then runs
+  // the new level while the host waits for the last one's count (grb/deferred.hpp); a level
+  // over an empty frontier finds nothing and costs one call.
   if (parents) {
-    Vector<Index> frontier(n, backend);  // values: the parent of each frontier vertex
-    frontier.set_element(source, source);
+    std::array<Vector<Index>, 2> frontier{Vector<Index>(n, backend), Vector<Index>(n, backend)};
+    frontier[0].set_element(source, source);  // values: the parent of each frontier vertex
     result.parent.set_element(source, source);
-    for (std::int32_t depth = 1; frontier.nvals() > 0; ++depth) {
-      vxm(frontier, level, no_accum, any_secondi<Index>{}, frontier, a, unvisited);
-      assign(result.parent, frontier, no_accum, frontier, all, where_present);
-      assign(level, frontier, no_accum, depth, all, where_present);
+    for (std::int32_t depth = 1;; ++depth) {
+      const Vector<Index>& q = frontier[(depth - 1) % 2];
+      Vector<Index>& next = frontier[depth % 2];
+      vxm(next, level, no_accum, any_secondi<Index>{}, q, a, unvisited);
+      assign(result.parent, next, no_accum, next, all, where_present);
+      assign(level, next, no_accum, depth, all, where_present);
+      if (q.nvals() == 0) break;
     }
   } else {
-    Vector<bool> frontier(n, backend);
-    frontier.set_element(source, true);
-    for (std::int32_t depth = 1; frontier.nvals() > 0; ++depth) {
-      vxm(frontier, level, no_accum, any_pair<bool>{}, frontier, a, unvisited);
-      assign(level, frontier, no_accum, depth, all, where_present);
+    std::array<Vector<bool>, 2> frontier{Vector<bool>(n, backend), Vector<bool>(n, backend)};
+    frontier[0].set_element(source, true);
+    for (std::int32_t depth = 1;; ++depth) {
+      const Vector<bool>& q = frontier[(depth - 1) % 2];
+      Vector<bool>& next = frontier[depth % 2];
+      vxm(next, level, no_accum, any_pair<bool>{}, q, a, unvisited);
+      assign(level, next, no_accum, depth, all, where_present);
+      if (q.nvals() == 0) break;
     }
   }
   return result;

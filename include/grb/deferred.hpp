@@ -3,11 +3,21 @@
 // launch: a linear-algebra BFS level (a push vxm and the two assigns masked by its result) then
 // costs one kernel launch and one read-back instead of three launches, each waiting on the last.
 //
-// At most one piece of work is pending. Every reader of a grb object completes it first: any
-// Vector accessor (nvals() included), any operation (through those accessors), and the
-// destruction, move or reassignment of a Vector or Matrix, so nothing the work reads or writes
-// changes or disappears under it. Only an operation that fuses itself into the pending work
-// (cuda/deferred.cuh) looks at objects without completing it, inside a DeferredHold.
+// Work goes through two stages. Pending: queued, not launched; at most one piece of work, and the
+// only one an operation may fuse into. Launched: its kernels are issued, its results not yet
+// installed in the objects it writes (at most a couple: see nvals below).
+//
+// Every reader of a grb object completes all of it first (launches what is pending, then waits
+// for everything and installs the results, oldest first): any Vector accessor, any operation
+// (through those accessors), and the destruction, move or reassignment of a Vector or Matrix, so
+// nothing the work reads or writes changes or disappears under it. Two exceptions:
+//   - Vector::nvals() waits only for the work that writes that vector, after launching the
+//     pending work if that does not write it: a BFS that tests the frontier of the level before
+//     the one it has just queued lets the GPU run that level while the host waits
+//     (bfs/linear_algebra.hpp);
+//   - an operation that fuses itself into the pending work, or that queues behind launched work
+//     whose result it reads (cuda/deferred.cuh), looks at objects without completing anything,
+//     inside a DeferredHold.
 //
 // An error in deferred work surfaces where it completes. When it completes in a destructor
 // (which must not throw) it is kept and thrown by the next grb call that completes work.
@@ -16,6 +26,8 @@
 // in-place nvals change of Vector::update_dense) when it returns.
 #pragma once
 
+#include <algorithm>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <utility>
@@ -26,53 +38,30 @@ enum class Mode { nonblocking, blocking };
 
 namespace detail {
 
-/// Work an operation left queued; run() launches it and installs its results.
+/// Work an operation left queued: launch() issues it, finish() waits for it and installs its
+/// results (each called once, in that order; finish() runs inside a DeferredHold).
 class Deferred {
  public:
   virtual ~Deferred() = default;
-  virtual void run() = 0;
+  virtual void launch() {}
+  virtual void finish() = 0;
+  /// Whether the work writes the grb object at this address (its result, or a target it updates
+  /// in place).
+  virtual bool writes(const void* object) const = 0;
+  /// Whether it replaces that object's storage (a target updated in place keeps its arrays).
+  virtual bool replaces(const void* object) const { return writes(object); }
 };
 
 struct DeferredState {
   std::unique_ptr<Deferred> pending;
+  std::deque<std::unique_ptr<Deferred>> launched;  // oldest first
   int holds = 0;                 // > 0: inside a DeferredHold, readers do not complete
   std::exception_ptr error;      // from work completed in a destructor
   Mode mode = Mode::nonblocking;
 };
 inline DeferredState deferred_state;  // grb objects are not shared between host threads
 
-/// Runs the pending work, if any (and rethrows an error kept from a destructor).
-inline void complete_deferred() {
-  DeferredState& state = deferred_state;
-  if (state.holds > 0) return;
-  if (state.error) std::rethrow_exception(std::exchange(state.error, nullptr));
-  if (!state.pending) return;
-  const std::unique_ptr<Deferred> work = std::move(state.pending);  // its own reads see none
-  work->run();
-}
-
-/// complete_deferred() for destructors and moves: an error is kept for the next grb call.
-inline void complete_deferred_quietly() noexcept {
-  DeferredState& state = deferred_state;
-  if (!state.pending || state.holds > 0) return;
-  try {
-    const std::unique_ptr<Deferred> work = std::move(state.pending);
-    work->run();
-  } catch (...) {
-    state.error = std::current_exception();
-  }
-}
-
-/// Queues `work` (after completing whatever was pending).
-inline void defer(std::unique_ptr<Deferred> work) {
-  complete_deferred();
-  deferred_state.pending = std::move(work);
-}
-
-/// The pending work, for an operation that may fuse into it (null when none).
-inline Deferred* pending_work() { return deferred_state.pending.get(); }
-
-/// While alive, readers of grb objects leave the pending work pending.
+/// While alive, readers of grb objects leave deferred work as it is.
 class DeferredHold {
  public:
   DeferredHold() { ++deferred_state.holds; }
@@ -80,6 +69,98 @@ class DeferredHold {
   DeferredHold(const DeferredHold&) = delete;
   DeferredHold& operator=(const DeferredHold&) = delete;
 };
+
+/// Launches the pending work, if any: it moves to the launched queue.
+inline void launch_pending() {
+  DeferredState& state = deferred_state;
+  if (!state.pending) return;
+  std::unique_ptr<Deferred> work = std::move(state.pending);  // its own reads see it no more
+  {
+    const DeferredHold hold;  // launching reads nothing launched work may still write
+    work->launch();
+  }
+  state.launched.push_back(std::move(work));
+}
+
+/// Finishes the oldest launched work.
+inline void finish_oldest() {
+  DeferredState& state = deferred_state;
+  const std::unique_ptr<Deferred> work = std::move(state.launched.front());
+  state.launched.pop_front();
+  const DeferredHold hold;  // installing results replaces objects: that must not complete more
+  work->finish();
+}
+
+/// Runs all deferred work, if any (and rethrows an error kept from a destructor).
+inline void complete_deferred() {
+  DeferredState& state = deferred_state;
+  if (state.holds > 0) return;
+  if (state.error) std::rethrow_exception(std::exchange(state.error, nullptr));
+  launch_pending();
+  while (!state.launched.empty()) finish_oldest();
+}
+
+/// complete_deferred() for Vector::nvals(): waits only for the work that writes `object`, and
+/// first launches the pending work unless it writes `object` too (see the top of this file).
+inline void complete_deferred_writing(const void* object) {
+  DeferredState& state = deferred_state;
+  if (state.holds > 0) return;
+  if (state.error) std::rethrow_exception(std::exchange(state.error, nullptr));
+  if (state.pending && state.pending->writes(object)) return complete_deferred();
+  launch_pending();
+  const auto last = std::find_if(state.launched.rbegin(), state.launched.rend(),
+                                 [&](const auto& work) { return work->writes(object); });
+  for (auto left = state.launched.rend() - last; left > 0; --left) finish_oldest();
+}
+
+/// complete_deferred() for destructors and moves: an error is kept for the next grb call.
+inline void complete_deferred_quietly() noexcept {
+  DeferredState& state = deferred_state;
+  if (state.holds > 0 || (!state.pending && state.launched.empty())) return;
+  try {
+    launch_pending();
+    while (!state.launched.empty()) finish_oldest();
+  } catch (...) {
+    state.error = std::current_exception();
+  }
+}
+
+/// Queues `work` (after completing whatever was deferred).
+inline void defer(std::unique_ptr<Deferred> work) {
+  complete_deferred();
+  deferred_state.pending = std::move(work);
+}
+
+/// Queues `work` behind the deferred work, which it reads: what was pending is launched, nothing
+/// is waited for.
+inline void defer_behind(std::unique_ptr<Deferred> work) {
+  launch_pending();
+  deferred_state.pending = std::move(work);
+}
+
+/// The pending work, for an operation that may fuse into it (null when none).
+inline Deferred* pending_work() { return deferred_state.pending.get(); }
+
+/// The newest deferred work, pending or launched (null when none).
+inline Deferred* newest_work() {
+  DeferredState& state = deferred_state;
+  if (state.pending) return state.pending.get();
+  return state.launched.empty() ? nullptr : state.launched.back().get();
+}
+
+/// Whether any deferred work is left (pending or launched).
+inline bool has_deferred_work() {
+  return deferred_state.pending || !deferred_state.launched.empty();
+}
+
+/// Whether deferred work (pending or launched) replaces the grb object at this address: its
+/// host side is stale until that work finishes, so nobody may read it inside a hold.
+inline bool deferred_work_replaces(const void* object) {
+  const DeferredState& state = deferred_state;
+  if (state.pending && state.pending->replaces(object)) return true;
+  return std::any_of(state.launched.begin(), state.launched.end(),
+                     [&](const auto& work) { return work->replaces(object); });
+}
 
 }  // namespace detail
 

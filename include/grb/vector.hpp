@@ -112,7 +112,7 @@ class Vector {
 
   Index size() const { return size_; }
   Index nvals() const {
-    detail::complete_deferred();
+    detail::complete_deferred_writing(this);  // work that leaves this vector alone may still run
     settle_nvals();
     return nvals_;
   }

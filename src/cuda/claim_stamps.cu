@@ -1,6 +1,7 @@
 // The process's claim stamps (grb/cuda/claim_stamps.cuh): grown to the largest size asked for,
 // freed at exit (before the runtime's own teardown, which was set up earlier and so runs later:
 // compute-sanitizer's leak check sees nothing left).
+#include <cstring>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -11,28 +12,33 @@
 namespace grb::cuda::detail {
 namespace {
 
-/// The host words publish_count writes into ((epoch, count), edges): page-locked, mapped into the
-/// device's address space (allocated once; freed at exit, like the stamps).
-struct PublishedWord {
+/// The host words publish_count writes into ((epoch, count), edges), a pair per counter of the
+/// ring, so that a push launched behind another (deferred.hpp) never overwrites the pair the host
+/// still waits on: page-locked, mapped into the device's address space (allocated once; freed at
+/// exit, like the stamps).
+struct PublishedWords {
   unsigned long long* host = nullptr;
   unsigned long long* device = nullptr;
-  PublishedWord() {
-    void* bytes = nullptr;
-    GRB_CUDA_CHECK(cudaHostAlloc(&bytes, 2 * sizeof(unsigned long long), cudaHostAllocMapped));
-    host = static_cast<unsigned long long*>(bytes);
-    host[0] = 0;  // epoch 0 is never handed out
-    host[1] = 0;
+  PublishedWords() {
+    constexpr std::size_t bytes = 2 * std::size_t{claim_counters} * sizeof(unsigned long long);
+    void* memory = nullptr;
+    GRB_CUDA_CHECK(cudaHostAlloc(&memory, bytes, cudaHostAllocMapped));
+    host = static_cast<unsigned long long*>(memory);
+    std::memset(memory, 0, bytes);  // epoch 0 is never handed out
     void* mapped = nullptr;
-    GRB_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, bytes, 0));
+    GRB_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, memory, 0));
     device = static_cast<unsigned long long*>(mapped);
   }
-  ~PublishedWord() { cudaFreeHost(host); }  // at exit; an error there changes nothing
+  ~PublishedWords() { cudaFreeHost(host); }  // at exit; an error there changes nothing
 };
 
-PublishedWord& published_word() {
-  static PublishedWord word;
-  return word;
+PublishedWords& published_words() {
+  static PublishedWords words;
+  return words;
 }
+
+/// The ring slot of an epoch: its counters and its published pair.
+std::uint32_t slot_of(std::uint32_t epoch) { return epoch % claim_counters; }
 
 }  // namespace
 
@@ -64,22 +70,26 @@ ClaimStamps claim_stamps(Index size) {
     workspace.epoch = 1;
     fill_zero(workspace.counters->data(), counter_words);
   }
-  // Every counter of the ring is used once, then all are cleared together (after, in stream
-  // order, the operations that used them).
-  const std::uint32_t slot = workspace.epoch % claim_counters;
-  if (slot == 0) fill_zero(workspace.counters->data(), counter_words);
+  // Every counter of the ring is used once per claim_counters epochs. A quarter of the ring is
+  // cleared when the epoch is half a ring past it (after, in stream order, the operations that
+  // used it): never the counters of the few operations still in flight, which a push launched
+  // behind them reads (deferred.hpp).
+  constexpr std::uint32_t quarter = claim_counters / 4;
+  const std::uint32_t slot = slot_of(workspace.epoch);
   unsigned long long* counters = workspace.counters->data();
-  // The published word may hold an earlier operation's (epoch, count), and epochs restart when
-  // the words grow: cleared here (epoch 0 is never handed out), await_count cannot mistake it
-  // for this operation's. The operation before has read its count already, so nothing else
-  // writes the word now.
-  static_cast<volatile unsigned long long*>(published_word().host)[0] = 0;
+  if (slot % quarter == 0)
+    fill_zero(counters + 2 * std::size_t{slot_of(slot + claim_counters / 2)}, 2 * quarter);
+  // The slot's published pair may hold the (epoch, count) of the operation claim_counters epochs
+  // ago, or, when the words grew and epochs restarted, another's: cleared here (epoch 0 is never
+  // handed out), await_count cannot mistake it for this operation's. That operation has read its
+  // count already, so nothing else writes the pair now.
+  static_cast<volatile unsigned long long*>(published_words().host)[2 * slot] = 0;
   return {workspace.words->data(), workspace.epoch, counters + 2 * slot, /*edge_rows=*/nullptr,
-          counters + 2 * slot + 1, published_word().device};
+          counters + 2 * slot + 1, published_words().device + 2 * slot};
 }
 
 Published await_count(const ClaimStamps& stamps) {
-  const volatile unsigned long long* word = published_word().host;
+  const volatile unsigned long long* word = published_words().host + 2 * slot_of(stamps.epoch);
   // The edges were written before the count (with a system fence between).
   const auto published = [&](unsigned long long value) {
     return Published{static_cast<Index>(value & 0xffffffffull), stamps.edge_rows ? word[1] : 0};

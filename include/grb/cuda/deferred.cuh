@@ -129,6 +129,48 @@ class PendingPush : public grb::detail::Deferred {
   const std::type_info* value_type = nullptr;  // of the output's values
   Index size = 0;                            // of the output
   FusedAssigns fused;
+  const void* fused_objects[max_fused_assigns] = {};  // the fused targets' Vectors
+
+  /// Where a push may queue behind this one and read its result before it is installed
+  /// (mxv.cuh's chained_push): the output list on the device, and the count the kernel leaves
+  /// in device memory. Null indices: this push cannot be chained.
+  struct DeviceOutput {
+    const Index* indices = nullptr;
+    const void* values = nullptr;
+    const unsigned long long* count = nullptr;  // its low 32 bits (ClaimStamps::count)
+    Index capacity = 0;                         // the count is at most this
+  };
+  DeviceOutput device_output;
+
+  // A push queued behind this one (its follower) reads the output before its count is known, so
+  // device_output.capacity is first a bound from this push's own input bound. When the push
+  // this one follows finishes, it tells this one its count (input_counted): the bound tightens
+  // before the next push is sized by it, and bounds do not compound level after level.
+  PendingPush* leader = nullptr;
+  PendingPush* follower = nullptr;
+  Offset longest_row = 0;  // of the push matrix
+
+  PendingPush() = default;
+  PendingPush(const PendingPush&) = delete;
+  PendingPush& operator=(const PendingPush&) = delete;
+  ~PendingPush() override {
+    if (leader) leader->follower = nullptr;
+    if (follower) follower->leader = nullptr;
+  }
+
+  /// This push's input holds `count` entries: its output at most count * longest_row.
+  void input_counted(Index count) {
+    device_output.capacity = static_cast<Index>(
+        std::min<Offset>(device_output.capacity, Offset(count) * longest_row));
+  }
+
+  bool writes(const void* object) const override {
+    if (object == output) return true;
+    for (int t = 0; t < fused.count; ++t)
+      if (object == fused_objects[t]) return true;
+    return false;
+  }
+  bool replaces(const void* object) const override { return object == output; }
 };
 
 /// Fuses w<mask>(all) = source (or = scalar) into the pending push when it can (see the top of
@@ -141,6 +183,7 @@ bool fuse_assign_into_push(Vector<W>& w, const Mask& mask, const Vector<S>* sour
   if (static_cast<const void*>(&mask) != push->output || w.size() != push->size) return false;
   const void* target = &w;
   if (target == push->output || target == push->input) return false;  // read by the push
+  if (grb::detail::deferred_work_replaces(target)) return false;  // its host side is stale
   if (source) {
     if constexpr (!std::is_same_v<S, W>) return false;  // the values are copied as they are
     if (static_cast<const void*>(source) != push->output || typeid(S) != *push->value_type)
@@ -155,6 +198,7 @@ bool fuse_assign_into_push(Vector<W>& w, const Mask& mask, const Vector<S>* sour
     fill_zero(counter.data(), 1);
     return counter;
   });
+  push->fused_objects[push->fused.count] = target;
   FusedAssign& fused = push->fused.targets[push->fused.count++];
   fused.values = update.values;
   fused.present = update.present;

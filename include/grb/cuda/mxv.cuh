@@ -861,13 +861,16 @@ inline constexpr Offset lane_row_entries = 16;
 /// threads per input entry, a thread per entry of its row, with no scan and no search (a grid's
 /// BFS level, rows of at most 4 entries: the chain of dependent reads is what a level costs
 /// there, and each thread's chain is one edge long).
+/// `count_on_device`: where the input's count is still only on the device (a push queued behind
+/// the one that makes its input: chained_push), its low 32 bits are the count; else null.
 template <unsigned Lanes, class W, class A, class U, class M, class Prod>
-__global__ void push_claim_any_by_row(Index count, const Index* indices, const U* u_values,
-                                      CsrView<A> rows, VectorMaskView<M> mask, Prod product,
-                                      ClaimStamps stamps,
+__global__ void push_claim_any_by_row(Index count, const unsigned long long* count_on_device,
+                                      const Index* indices, const U* u_values, CsrView<A> rows,
+                                      VectorMaskView<M> mask, Prod product, ClaimStamps stamps,
                                       __grid_constant__ const FusedAssigns fused,
                                       Index* out_indices, W* out_values) {
   auto tally = start_push_tally<block_threads>(stamps);
+  if (count_on_device) count = static_cast<Index>(*count_on_device & 0xffffffffull);
   GRB_GRID_STRIDE_LOOP(t, std::uint64_t(count) * Lanes) {
     const Index f = static_cast<Index>(t / Lanes);
     const Index k = indices[f];
@@ -905,51 +908,57 @@ inline constexpr Offset small_push_edges = Offset{1} << 16;
 /// back (the output count). This is a BFS level on a high-diameter graph.
 ///
 /// In non-blocking mode the push is queued (grb/deferred.hpp) until its result is read, so that
-/// the assigns masked by it can join its launch (deferred.cuh): everything is set up here, and
-/// run() launches, reads the count back and installs the result in w.
+/// the assigns masked by it can join its launch (deferred.cuh): everything is set up here;
+/// launch() launches, finish() waits for the count and installs the result in w.
 template <class W, class A, class U, class M, class Prod>
 class PushAnySparse final : public PendingPush {
  public:
+  /// A push over u's entries, which `plan` holds.
   PushAnySparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, PushPlan<U>&& plan,
                 Offset longest_row, const VectorMaskView<M>& mask, const Prod& product)
-      : w_(w), plan_(std::move(plan)), rows_(view_of(rows)), mask_(mask), product_(product) {
-    output = &w;
-    input = &u;
-    value_type = &typeid(W);
-    size = w.size();
-    const Index n = w.size();
+      : PushAnySparse(w, u, rows, longest_row, mask, product) {
+    const PushPlan<U>& input = plan_.emplace(std::move(plan));
+    count_ = input.count();
+    indices_in_ = input.input().indices();
+    values_in_ = input.input().values();
     // The grid is sized by the edges when known, else by their bound from the longest row: an
     // estimate from the average degree gave a level of a few hub vertices (10^6 edges) 4 blocks.
     const Offset edges =
-        plan_.edges_at_most(std::min<Offset>(Offset(plan_.count()) * longest_row, rows.nvals()));
-    // At most one output per edge, and n distinct ones: a grid's level (a few thousand edges)
-    // takes a few kilobytes, not n-sized arrays (the pool's large blocks cost more to hand out).
-    const std::size_t capacity = std::min<Offset>(edges, n);
-    indices_ = device_array<Index>(capacity);
-    values_ = device_array<W>(capacity);
+        input.edges_at_most(std::min<Offset>(Offset(count_) * longest_row, rows.nvals()));
+    take_output(edges);
     blocks_ = expansion_blocks(double(edges));
-    stamps_ = claim_stamps(n);
-    edges_ = edges;
-    by_row_ = longest_row <= lane_row_entries;
-    lanes_ = row_lanes(longest_row);
-    small_ = !plan_.scanned() && plan_.count() <= block_scan_inputs && edges <= small_push_edges;
-    if (by_row_) blocks_ = blocks_for(std::uint64_t(plan_.count()) * lanes_);
-    else if (!small_) plan_.starts();  // the scan (its launches) now; no read-back
+    small_ = !input.scanned() && count_ <= block_scan_inputs && edges <= small_push_edges;
+    if (by_row_) blocks_ = blocks_for(std::uint64_t(count_) * lanes_);
+    else if (!small_) input.starts();  // the scan (its launches) now; no read-back
     // Skewed rows of a square matrix: the outputs' edges are summed for the next push/pull
     // choice (Vector::row_edges; an output is a row of the next push only when the matrix is
     // square). Rows of at most lane_row_entries never need them: the bound decides there.
     if (!by_row_ && rows.nrows == rows.ncols) stamps_.edge_rows = rows.row_offsets.data();
   }
 
+  /// A push over the result of the deferred push `source` (u), read on the device before its
+  /// count reaches the host (chained_push); rows of at most lane_row_entries only.
+  PushAnySparse(Vector<W>& w, const Vector<U>& u, PendingPush& source, const Csr<A>& rows,
+                Offset longest_row, const VectorMaskView<M>& mask, const Prod& product)
+      : PushAnySparse(w, u, rows, longest_row, mask, product) {
+    leader = &source;
+    source.follower = this;
+    count_ = source.device_output.capacity;  // a bound: the kernel reads the count
+    count_on_device_ = source.device_output.count;
+    indices_in_ = source.device_output.indices;
+    values_in_ = static_cast<const U*>(source.device_output.values);
+    take_output(std::min<Offset>(Offset(count_) * longest_row, rows.nvals()));
+    blocks_ = blocks_for(std::uint64_t(count_) * lanes_);
+  }
+
   /// At most small_push_edges edges (by the bound): a few microseconds of work.
   bool launch_bound() const { return edges_ <= small_push_edges; }
 
-  void run() override {
-    const SparseInput<U>& input = plan_.input();
+  void launch() override {
     if (by_row_) {
       const auto by_row = [&](auto lanes_constant) {
         push_claim_any_by_row<decltype(lanes_constant)::value, W><<<blocks_, block_threads>>>(
-            plan_.count(), input.indices(), input.values(), rows_, mask_, product_, stamps_,
+            count_, count_on_device_, indices_in_, values_in_, rows_, mask_, product_, stamps_,
             fused, indices_.data(), values_.data());
       };
       switch (lanes_) {
@@ -961,18 +970,24 @@ class PushAnySparse final : public PendingPush {
       }
     } else if (small_) {
       push_claim_any_small<W><<<blocks_, block_scan_threads>>>(
-          plan_.count(), input.indices(), input.values(), rows_, mask_, product_, stamps_, fused,
+          count_, indices_in_, values_in_, rows_, mask_, product_, stamps_, fused,
           indices_.data(), values_.data());
     } else {
       push_claim_any<W><<<blocks_, block_threads>>>(
-          plan_.starts(), plan_.count(), input.indices(), input.values(), rows_, mask_, product_,
-          stamps_, fused, indices_.data(), values_.data());
+          plan_->starts(), count_, indices_in_, values_in_, rows_, mask_, product_, stamps_,
+          fused, indices_.data(), values_.data());
     }
     GRB_CUDA_CHECK_LAUNCH();
+  }
+
+  void finish() override {
     const Index n = w_.size();
     const Published published = await_count(stamps_);  // no copy, no stream synchronization
     const Index nvals = published.count;
+    if (follower) follower->input_counted(nvals);
     Vector<W> result(n, Backend::cuda);
+    // The list stays alive while a push queued behind this one may still read it: a freed block
+    // goes to later work in stream order only.
     if (std::uint64_t(nvals) * dense_ratio > n) {  // stored dense anyway (settle_format)
       auto dense_values = device_array<W>(n);
       auto present = device_array<std::uint8_t>(n);
@@ -988,9 +1003,18 @@ class PushAnySparse final : public PendingPush {
     if (stamps_.edge_rows) w_.set_row_edges(stamps_.edge_rows, published.edges);
   }
 
+  void run() {
+    launch();
+    finish();
+  }
+
  private:
   Vector<W>& w_;
-  PushPlan<U> plan_;
+  std::optional<PushPlan<U>> plan_;
+  Index count_ = 0;  // of the input; its bound where count_on_device_ is set
+  const unsigned long long* count_on_device_ = nullptr;
+  const Index* indices_in_ = nullptr;
+  const U* values_in_ = nullptr;
   CsrView<A> rows_;
   VectorMaskView<M> mask_;
   Prod product_;
@@ -1002,7 +1026,36 @@ class PushAnySparse final : public PendingPush {
   bool by_row_ = false;  // push_claim_any_by_row, with lanes_ threads per input entry
   unsigned lanes_ = 1;
   bool small_ = false;   // push_claim_any_small
+
+  PushAnySparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, Offset longest_row,
+                const VectorMaskView<M>& mask, const Prod& product)
+      : w_(w), rows_(view_of(rows)), mask_(mask), product_(product) {
+    output = &w;
+    input = &u;
+    value_type = &typeid(W);
+    size = w.size();
+    stamps_ = claim_stamps(size);
+    by_row_ = longest_row <= lane_row_entries;
+    lanes_ = row_lanes(longest_row);
+    this->longest_row = longest_row;
+  }
+
+  /// The output list for at most `edges` edges: at most one output per edge, and n distinct
+  /// ones (a grid's level, a few thousand edges, takes a few kilobytes, not n-sized arrays: the
+  /// pool's large blocks cost more to hand out). A push by rows may have one queued behind it.
+  void take_output(Offset edges) {
+    edges_ = edges;
+    const std::size_t capacity = std::min<Offset>(edges, size);
+    indices_ = device_array<Index>(capacity);
+    values_ = device_array<W>(capacity);
+    if (by_row_)
+      device_output = {indices_.data(), values_.data(), stamps_.count, static_cast<Index>(capacity)};
+  }
 };
+
+/// Rows of the push matrix at most this long let a push queue behind the push that makes its
+/// input, up to this many edges by the bound (chained_push).
+inline constexpr Offset chained_push_edges = Offset{1} << 20;
 
 template <class W, class A, class U, class M, class Prod>
 void push_any_sparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, PushPlan<U>&& plan,
@@ -1138,11 +1191,58 @@ void cusparse_spmv(DenseResult<T>& t, const Csr<T>& rows, const Vector<T>& u,
 
 // ------------------------------------------------------------------ the shared driver
 
+/// Queues a push by rows behind the deferred push whose result is its input u, before that result
+/// reaches the host: the kernel reads the input's count on the device, so the GPU can run this
+/// product while the host waits for the count of the one before (a BFS that tests the frontier a
+/// level late: bfs/linear_algebra.hpp). Rows of at most lane_row_entries only, where a push by
+/// rows needs neither the count nor a scan, and the output list is sized by a bound. True: queued
+/// (the assigns masked by its result may fuse into it); false: nothing was done.
+template <bool is_vxm, class W, class Mask, class Semiring, class A, class U>
+bool chained_push(Vector<W>& w, const Mask& mask, const Semiring& semiring, const Matrix<A>& a,
+                  const Vector<U>& u, bool transposed, const Descriptor& desc) {
+  if (grb::mode() == Mode::blocking) return false;
+  if (desc.strategy != MxvStrategy::automatic && desc.strategy != MxvStrategy::push) return false;
+  // Nothing of the old w survives (push_any_sparse's case), and the mask allows something.
+  if constexpr (std::is_same_v<Mask, NoMask>) {
+    if (desc.complement_mask) return false;
+  } else if (!desc.replace) {
+    return false;
+  }
+  auto* source = dynamic_cast<PendingPush*>(grb::detail::newest_work());
+  if (!source || source->output != static_cast<const void*>(&u) ||
+      !source->device_output.indices || *source->value_type != typeid(U))
+    return false;
+  // u, the source's result, is stale on the host: it is read only through device_output. w and
+  // the mask must not be replaced by deferred work (targets it updates in place are fine: their
+  // arrays stay where they are).
+  const grb::detail::DeferredHold hold;
+  if (a.nrows() != a.ncols() || u.size() != a.nrows() || w.size() != a.ncols()) return false;
+  if (grb::detail::deferred_work_replaces(&w)) return false;
+  if constexpr (!std::is_same_v<Mask, NoMask>) {
+    if (grb::detail::deferred_work_replaces(&mask)) return false;
+  }
+  const bool pull_is_csc = is_vxm != transposed;
+  const Offset longest = longest_row_of(a, !pull_is_csc);
+  if (longest > lane_row_entries) return false;
+  if (std::min<Offset>(Offset(source->device_output.capacity) * longest, a.nvals()) >
+      chained_push_edges)
+    return false;
+  const auto mask_view = vector_mask(mask, desc, w.size(), is_vxm ? "vxm" : "mxv");
+  const Product<is_vxm, typename Semiring::multiply_type> product{semiring.multiply};
+  using Push = PushAnySparse<W, A, U, typename decltype(mask_view)::value_type, decltype(product)>;
+  grb::detail::defer_behind(std::make_unique<Push>(w, u, *source, pull_is_csc ? a.csr() : a.csc(),
+                                                   longest, mask_view, product));
+  return true;
+}
+
 template <bool is_vxm, class W, class Mask, class Accum, class Semiring, class A, class U>
 void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, const Accum& accum,
                       const Semiring& semiring, const Matrix<A>& a, const Vector<U>& u,
                       bool transposed, const Descriptor& desc) {
   using Z = typename Semiring::value_type;
+  if constexpr (grb::detail::is_any_monoid<typename Semiring::add_type>() && !has_accum<Accum>) {
+    if (chained_push<is_vxm>(w, mask, semiring, a, u, transposed, desc)) return;
+  }
   grb::detail::complete_deferred();  // before claim stamps or anything else is taken
   const Index nrows = transposed ? a.ncols() : a.nrows();
   const Index ncols = transposed ? a.nrows() : a.ncols();
@@ -1168,6 +1268,11 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
   constexpr bool any_monoid = grb::detail::is_any_monoid<typename Semiring::add_type>();
   const Product<is_vxm, typename Semiring::multiply_type> product{semiring.multiply};
   const bool products = !nothing_allowed && u.nvals() > 0 && a.nvals() > 0;
+  if (!products && !has_accum<Accum> &&
+      (desc.replace || (mask_view.everything && !mask_view.complement))) {
+    w.clear();  // nothing found, and nothing of w survives (a BFS's level past the last)
+    return;
+  }
   // pull() reads whole rows, and splits the long ones, unless the monoid stops at a row's first
   // hit: the same test decides here which longest row it needs.
   constexpr bool early_exit = stops_at_first_hit<typename Semiring::add_type, Z>();

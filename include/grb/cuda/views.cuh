@@ -160,6 +160,7 @@ __device__ bool mask_entry_allows(const T& value, bool structural) {
 /// A vector mask on the device: allows(i) after the complement. M is the mask's value type.
 template <class M>
 struct VectorMaskView {
+  using value_type = M;
   bool everything = true;  // no mask
   bool complement = false;
   bool structural = false;
