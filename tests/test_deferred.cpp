@@ -479,9 +479,9 @@ LateSearch late_search(const grb::Matrix<std::int32_t>& a, Index source, int int
     grb::Vector<Index>& next = frontier[depth % 2];
     grb::vxm(next, search.level, grb::no_accum, grb::any_secondi<Index>{}, q, a, unvisited(
                  grb::MxvStrategy::automatic));
-    // From the second level on (the first reads a vector the host wrote), the push queues
-    // behind the one that makes q, still in flight.
-    if (cuda && depth > 1 && depth != interrupt + 1) {
+    // From the third level on, the push queues behind the one that makes q, still in flight.
+    // (The first level's assigns complete its push: their targets are sparse until then.)
+    if (cuda && depth > 2 && depth != interrupt + 1) {
       CHECK(grb::detail::pending_work() != nullptr);
       CHECK(grb::detail::deferred_state.launched.size() == 1);
     }
@@ -490,7 +490,7 @@ LateSearch late_search(const grb::Matrix<std::int32_t>& a, Index source, int int
     if (depth == interrupt) (void)search.level.nvals();  // a target: completes everything
     const Index found = q.nvals();
     // q's push is finished; the new level's is launched, not waited for.
-    if (cuda && depth != interrupt) {
+    if (cuda && depth > 1 && depth != interrupt) {
       CHECK(grb::detail::pending_work() == nullptr);
       CHECK(grb::detail::deferred_state.launched.size() == 1);
     }

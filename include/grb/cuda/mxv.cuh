@@ -105,14 +105,15 @@ struct Product {
 };
 
 /// __shfl_down_sync for any trivially copyable value (user types too), 4 bytes at a time, within
-/// aligned groups of `width` lanes.
+/// aligned groups of `width` lanes; `lanes`: the lanes that take part (all of them call it).
 template <class T>
-__device__ T shuffle_down(const T& value, unsigned offset, int width = 32) {
+__device__ T shuffle_down(const T& value, unsigned offset, int width = 32,
+                          unsigned lanes = 0xffffffffu) {
   constexpr int words = (sizeof(T) + 3) / 4;
   unsigned bits[words] = {};
   memcpy(bits, &value, sizeof(T));
 #pragma unroll
-  for (int w = 0; w < words; ++w) bits[w] = __shfl_down_sync(0xffffffffu, bits[w], offset, width);
+  for (int w = 0; w < words; ++w) bits[w] = __shfl_down_sync(lanes, bits[w], offset, width);
   T result;
   memcpy(&result, bits, sizeof(T));
   return result;
@@ -315,6 +316,10 @@ __global__ void pull_group_per_row(CsrView<A> rows, const U* u_values,
                                    const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
                                    Prod product, Z* t_values, std::uint8_t* t_present) {
   const unsigned lane = threadIdx.x % Lanes;
+  // The shuffles name the group's own lanes: other groups of the warp may have left the loop,
+  // or skipped a long row.
+  const unsigned my_group =
+      Lanes == 32 ? 0xffffffffu : ((1u << (Lanes % 32)) - 1) << (threadIdx.x % 32 / Lanes * Lanes);
   const std::uint64_t groups = (std::uint64_t(gridDim.x) * blockDim.x) / Lanes;
   for (std::uint64_t position = (std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / Lanes;
        position < rows.nrows; position += groups) {
@@ -329,8 +334,8 @@ __global__ void pull_group_per_row(CsrView<A> rows, const U* u_values,
                                sum);
     }
     for (unsigned offset = Lanes / 2; offset > 0; offset /= 2) {
-      const bool other_found = __shfl_down_sync(0xffffffffu, found, offset, Lanes);
-      const Z other = shuffle_down(sum, offset, Lanes);
+      const bool other_found = __shfl_down_sync(my_group, found, offset, Lanes);
+      const Z other = shuffle_down(sum, offset, Lanes, my_group);
       combine(found, sum, other_found, other, add);
     }
     if (lane == 0) {

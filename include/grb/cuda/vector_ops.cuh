@@ -118,8 +118,10 @@ __global__ void assign_targets(Index count, const Index* positions, const S* val
 /// source order: folded through accum, or (without one) the last one wins.
 template <class W, class S, class Accum>
 __global__ void assign_vector_kernel(Index size, VectorView<W> old, const std::uint8_t* listed,
-                                     Offset entries, const Index* targets, const S* values,
-                                     Accum accum, W* z_values, std::uint8_t* z_present) {
+                                     Offset entries, const std::int64_t* entries_on_device,
+                                     const Index* targets, const S* values, Accum accum,
+                                     W* z_values, std::uint8_t* z_present) {
+  if (entries_on_device) entries = static_cast<Offset>(*entries_on_device);
   GRB_GRID_STRIDE_LOOP(at, size) {
     const Index i = static_cast<Index>(at);
     W value{};
@@ -275,7 +277,8 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
                                                key_bits(n - 1));
       });
     }
-    Offset runs = entries;
+    // The runs' count stays on the device: the kernel below reads it (no read-back).
+    DeviceArray<std::int64_t> run_count;
     if constexpr (has_accum<Accum> && std::is_same_v<S, W> &&
                   grb::detail::folds_in_any_order<Accum, W>::value) {
       // Entries sent to one index, folded first, one run per index: the kernel below folds a
@@ -283,7 +286,7 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
       if (entries > 1) {
         auto run_targets = device_array<Index>(entries);
         auto run_values = device_array<S>(entries);
-        auto run_count = device_array<std::int64_t>(1);
+        run_count = device_array<std::int64_t>(1);
         const std::int64_t items = entries;
         cub_run([&](void* temporary, std::size_t& bytes) {
           return cub::DeviceReduce::ReduceByKey(temporary, bytes, sorted_targets.data(),
@@ -291,14 +294,13 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
                                                 run_values.data(), run_count.data(), accum,
                                                 items);
         });
-        runs = static_cast<Offset>(read_scalar(run_count.data()));
         sorted_targets = std::move(run_targets);
         sorted_values = std::move(run_values);
       }
     }
     assign_vector_kernel<<<blocks_for(n), block_threads>>>(
-        n, view_of(w), listed.data(), runs, sorted_targets.data(), sorted_values.data(), accum,
-        z.values.data(), z.present.data());
+        n, view_of(w), listed.data(), entries, run_count.empty() ? nullptr : run_count.data(),
+        sorted_targets.data(), sorted_values.data(), accum, z.values.data(), z.present.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   write_back(w, mask_view, no_accum, std::move(z), desc);
