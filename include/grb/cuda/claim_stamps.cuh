@@ -27,7 +27,8 @@ struct ClaimStamps {
   // are edge_rows (null: not summed), in a counter of this epoch's own (zero when handed out).
   const Offset* edge_rows;
   unsigned long long* edges;
-  // Two words of page-locked host memory mapped into the device: (epoch, count), and the edges.
+  // Two words of page-locked host memory mapped into the device, this epoch's slot of a ring:
+  // (epoch, count), and the edges.
   unsigned long long* published;
 };
 
@@ -50,8 +51,8 @@ __device__ inline unsigned long long take_slots(const ClaimStamps& stamps, unsig
 /// Called by every thread of every block at the end of a kernel whose claimers took their slots
 /// from stamps.count, and where the stamps sum edges, after thread 0 added its block's edges to
 /// stamps.edges: the last block to finish writes the edges, then (epoch, count), into host
-/// memory, where await_count finds it without a copy or a stream synchronization (a read-back costs ~7 us on
-/// the H100's host; this ~1 us after the kernel ends). A block's finish goes into the count's
+/// memory (this epoch's pair), where await_count finds it without a copy or a stream
+/// synchronization (a read-back costs ~7 us on the H100's host; this ~1 us after the kernel ends). A block's finish goes into the count's
 /// own word, so the block that finishes last reads the final count in the same atomic: all other
 /// blocks took their slots before they finished. count < 2^32 (one per position).
 __device__ inline void publish_count(const ClaimStamps& stamps) {

@@ -953,7 +953,9 @@ class PushAnySparse final : public PendingPush {
     indices_in_ = source.device_output.indices;
     values_in_ = static_cast<const U*>(source.device_output.values);
     take_output(std::min<Offset>(Offset(count_) * longest_row, rows.nvals()));
-    blocks_ = blocks_for(std::uint64_t(count_) * lanes_);
+    // Sized by the bound, so capped: the grid-stride loop covers the rest, and every block costs
+    // its tally and an atomic at the end even when the real count leaves it idle.
+    blocks_ = expansion_blocks(double(count_) * lanes_);
   }
 
   /// At most small_push_edges edges (by the bound): a few microseconds of work.
