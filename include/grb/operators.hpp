@@ -291,11 +291,15 @@ template <class Monoid> constexpr bool has_terminal() {
 }
 
 /// Whether a run of values of type T folds to the same result through `Op` in any order and
-/// grouping, exactly (associative and commutative): min, max (NaN aside), the logical operators,
-/// and plus and times on integers (floating point rounds differently when regrouped).
+/// grouping, exactly (associative and commutative): min, max, plus and times on integers, and the
+/// logical operators. Not on floating point: plus and times round differently when regrouped, and
+/// min and max return their first operand on a tie or a NaN (min(+0, -0) is +0, min(-0, +0) is
+/// -0; min(NaN, 1) is NaN, min(1, NaN) is 1).
 template <class Op, class T> struct folds_in_any_order : std::false_type {};
-template <class T> struct folds_in_any_order<min<T>, T> : std::true_type {};
-template <class T> struct folds_in_any_order<max<T>, T> : std::true_type {};
+template <class T>
+struct folds_in_any_order<min<T>, T> : std::bool_constant<!std::is_floating_point_v<T>> {};
+template <class T>
+struct folds_in_any_order<max<T>, T> : std::bool_constant<!std::is_floating_point_v<T>> {};
 template <class T> struct folds_in_any_order<lor<T>, T> : std::true_type {};
 template <class T> struct folds_in_any_order<land<T>, T> : std::true_type {};
 template <class T> struct folds_in_any_order<lxor<T>, T> : std::true_type {};
