@@ -19,6 +19,7 @@ namespace {
 }
 }  // namespace
 
+void synchronize_device() {}
 void* allocate_device_bytes(std::size_t) { unavailable(); }
 void free_device_bytes(void*) noexcept {}
 void copy_device_bytes(void*, const void*, std::size_t) { unavailable(); }

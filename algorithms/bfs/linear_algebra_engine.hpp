@@ -34,6 +34,7 @@ class LinearAlgebraEngine final : public Engine {
   void run(Index source, const Options& options) override {
     if (!prepared_) throw InvalidValue("bfs engine linalg: run() before prepare()");
     search_ = algorithms::bfs(graph_, source, options.parents);
+    grb::wait();  // run() is synchronous: the last level's assigns may still be on the GPU
     parents_ = options.parents;
   }
 

@@ -43,8 +43,8 @@ class FastSvEngine final : public Engine {
 
   void run() override {
     if (!prepared_) throw InvalidValue("cc engine fastsv: run() before prepare()");
-    // Synchronous on cuda too: each round ends by reading its 'changed' reduction on the host.
     label_.emplace(algorithms::connected_components(graph_, true, &rounds_));
+    grb::wait();  // run() is synchronous: work after the last round's read-back may still run
   }
 
   Result result() const override {

@@ -42,6 +42,7 @@ class LinearAlgebraEngine final : public Engine {
       split_for(delta_);
       search_.emplace(algorithms::delta_stepping(*split_, source));
     }
+    grb::wait();  // run() is synchronous: the last operations may still be on the GPU
     parents_ = options.parents;
   }
 

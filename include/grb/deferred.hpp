@@ -172,7 +172,19 @@ inline void set_mode(Mode mode) {
 }
 inline Mode mode() { return detail::deferred_state.mode; }
 
-/// GrB_wait: completes all deferred work (an error in it is thrown here).
-inline void wait() { detail::complete_deferred(); }
+namespace detail {
+/// Waits for every kernel grb has queued on the GPU (nothing where grb never used it). Defined in
+/// the grb library (src/cuda/memory.cu; a no-op without CUDA).
+void synchronize_device();
+}  // namespace detail
+
+/// GrB_wait: completes all deferred work (an error in it is thrown here), then waits for the
+/// GPU, so that every result is complete when it returns: a caller's clock may stop there (an
+/// operation that needs no read-back, such as a BFS level's assigns, may still be running when
+/// it returns, even in blocking mode).
+inline void wait() {
+  detail::complete_deferred();
+  detail::synchronize_device();
+}
 
 }  // namespace grb

@@ -14,6 +14,7 @@
 
 #include <unordered_map>
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <mutex>
@@ -210,11 +211,16 @@ SmallBlocks& small_blocks() {
   return *blocks;
 }
 
+/// Set by the first device allocation: before it, no grb work can have run on the device, and
+/// a wait must not create a CUDA context just to find nothing to wait for.
+std::atomic<bool> device_used{false};
+
 }  // namespace
 
 void* allocate_device_bytes(std::size_t bytes) {
   if (!cuda_available())
     throw BackendUnavailable("cuda: no usable GPU (or driver) for a device allocation");
+  device_used.store(true, std::memory_order_relaxed);
   int device = 0;
   GRB_CUDA_CHECK(cudaGetDevice(&device));
   const bool pooled = uses_pool(device);
@@ -244,6 +250,10 @@ void copy_device_bytes(void* destination, const void* source, std::size_t bytes)
   // cudaMemcpyDefault infers the direction from unified addressing; the copy is ordered after
   // the work already queued on the default stream and finished when it returns.
   GRB_CUDA_CHECK(cudaMemcpy(destination, source, bytes, cudaMemcpyDefault));
+}
+
+void synchronize_device() {
+  if (device_used.load(std::memory_order_relaxed)) GRB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 }  // namespace detail
