@@ -37,6 +37,7 @@ class Vector;
 
 namespace detail {
 // Format conversions on the GPU; defined in src/cuda for every element size.
+/// dense_values null: the presence only.
 void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
                           const void* values, void* dense_values, std::uint8_t* present);
 /// nvals = the number of present positions (known to the caller; nothing is read back).

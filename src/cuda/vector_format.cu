@@ -24,6 +24,10 @@ __global__ void scatter_sparse_entries(Index nvals, const Index* indices, const 
   }
 }
 
+__global__ void mark_present(Index nvals, const Index* indices, std::uint8_t* present) {
+  GRB_GRID_STRIDE_LOOP(e, nvals) { present[indices[e]] = 1; }
+}
+
 template <class Word>
 __global__ void gather_dense_entries(Index nvals, const Index* indices, const Word* dense_values,
                                      Word* values) {
@@ -94,6 +98,12 @@ void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, co
   using namespace grb::cuda::detail;
   if (size == 0) return;
   fill_zero(present, size);
+  if (!dense_values) {
+    if (nvals == 0) return;
+    mark_present<<<blocks_for(nvals), block_threads>>>(nvals, indices, present);
+    GRB_CUDA_CHECK_LAUNCH();
+    return;
+  }
   // Absent positions get zero bytes too: their values are unspecified, but never uninitialized
   // memory (so copies of the whole array are clean under compute-sanitizer's initcheck).
   GRB_CUDA_CHECK(cudaMemsetAsync(dense_values, 0, std::size_t(size) * element_bytes, 0));

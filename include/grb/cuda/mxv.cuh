@@ -96,6 +96,10 @@ inline constexpr double warp_per_row_length_early_exit = 256.0;
 /// The multiply of mxv (A(o,k) * u(k)) or vxm (u(k) * A(k,o)), positional or not.
 template <bool is_vxm, class Multiply>
 struct Product {
+  /// Whether the product reads u's values: positional operators (a BFS's secondi) and first or
+  /// second of the matrix's value do not, so an input made dense for them needs no values.
+  static constexpr bool reads_input =
+      is_vxm ? grb::detail::uses_first<Multiply>() : grb::detail::uses_second<Multiply>();
   Multiply multiply;
   template <class A, class U>
   __device__ auto operator()(const A& a, const U& u, Index o, Index k) const {
@@ -103,6 +107,20 @@ struct Product {
     else return grb::detail::multiply(multiply, a, u, o, k, Index{0});
   }
 };
+
+template <class Prod>
+constexpr bool reads_input() {
+  if constexpr (requires { Prod::reads_input; }) return Prod::reads_input;
+  else return true;
+}
+
+/// u(k) as the product's operand: never loaded where the product does not read it (the input may
+/// then have no values: DenseInput).
+template <class Prod, class U>
+__device__ U input_at(const U* u_values, Index k) {
+  if constexpr (reads_input<Prod>()) return u_values[k];
+  else return U{};
+}
 
 /// __shfl_down_sync for any trivially copyable value (user types too), 4 bytes at a time, within
 /// aligned groups of `width` lanes; `lanes`: the lanes that take part (all of them call it).
@@ -169,7 +187,7 @@ __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
       for (Offset e = rows.row_offsets[o]; e < rows.row_offsets[o + 1]; ++e) {
         const Index k = rows.col_indices[e];
         if (u_present && !u_present[k]) continue;
-        const Z term = static_cast<Z>(product(rows.values[e], u_values[k], o, k));
+        const Z term = static_cast<Z>(product(rows.values[e], input_at<Prod>(u_values, k), o, k));
         sum = found ? static_cast<Z>(add(sum, term)) : term;
         found = true;
         if (grb::detail::is_terminal(add, sum)) break;
@@ -207,7 +225,8 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
         if (e < end) {
           const Index k = rows.col_indices[e];
           if (!u_present || u_present[k]) {
-            const Z term = static_cast<Z>(product(rows.values[e], u_values[k], o, k));
+            const Z term =
+                static_cast<Z>(product(rows.values[e], input_at<Prod>(u_values, k), o, k));
             sum = found ? static_cast<Z>(add(sum, term)) : term;
             found = true;
           }
@@ -297,7 +316,7 @@ __device__ void add_terms(const CsrView<A>& rows, Offset first, Offset stride, O
 #pragma unroll
   for (int i = 0; i < Batch; ++i) {
     has[i] = first + i * stride < end && (!u_present || u_present[k[i]]);
-    if (has[i]) x[i] = u_values[k[i]];
+    if (has[i]) x[i] = input_at<Prod>(u_values, k[i]);
   }
 #pragma unroll
   for (int i = 0; i < Batch; ++i)
@@ -488,7 +507,9 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
           const VectorMaskView<M>& mask, const Add& add, const Prod& product,
           Offset longest_row, bool count, const Offset* edge_rows = nullptr) {
   if (rows.nrows == 0) return;
-  const DenseInput<U> input(u);
+  // Only the presence of a sparse input where the product ignores its values: for kron22's
+  // any.secondi BFS that spares a 32 MB memset of values no kernel reads.
+  const DenseInput<U> input(u, reads_input<Prod>());
   // A full input needs no presence test per entry: one random read less per stored entry (on
   // kron22 that halves the traffic the SpMV makes in L2).
   const std::uint8_t* present = u.nvals() == u.size() ? nullptr : input.present();

@@ -90,20 +90,22 @@ VectorView<T> view_of(const Vector<T>& v) {
 }
 
 /// A dense (values + presence) copy of a vector, or the vector's own arrays when it is dense.
+/// Without `values`, a sparse vector's copy has its presence only (values() is null).
 template <class T>
 class DenseInput {
  public:
-  explicit DenseInput(const Vector<T>& v) {
+  explicit DenseInput(const Vector<T>& v, bool values = true) {
     if (v.format() == VectorFormat::dense) {
       values_ = v.values().data();
       present_ = v.present().data();
       return;
     }
-    owned_values_ = device_array<T>(v.size());
+    if (values) owned_values_ = device_array<T>(v.size());
     owned_present_ = device_array<std::uint8_t>(v.size());
     // A scatter: the entries' order does not matter.
     grb::detail::sparse_to_dense_cuda(sizeof(T), v.size(), v.nvals(), v.unsorted_indices().data(),
-                                      v.unsorted_values().data(), owned_values_.data(),
+                                      v.unsorted_values().data(),
+                                      values ? owned_values_.data() : nullptr,
                                       owned_present_.data());
     values_ = owned_values_.data();
     present_ = owned_present_.data();
