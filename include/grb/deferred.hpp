@@ -138,6 +138,18 @@ inline void defer_behind(std::unique_ptr<Deferred> work) {
   deferred_state.pending = std::move(work);
 }
 
+/// Launches `work` at once, behind whatever is deferred, and leaves it launched: it finishes when
+/// its result is read. The operations after it may queue behind it on the device (a BFS level's
+/// assigns behind its product: cuda/deferred.cuh) while the host has not waited for anything.
+inline void launch_deferred(std::unique_ptr<Deferred> work) {
+  launch_pending();
+  {
+    const DeferredHold hold;
+    work->launch();
+  }
+  deferred_state.launched.push_back(std::move(work));
+}
+
 /// The pending work, for an operation that may fuse into it (null when none).
 inline Deferred* pending_work() { return deferred_state.pending.get(); }
 

@@ -121,7 +121,8 @@ __device__ void write_fused(const FusedAssigns& fused, const FusedCounts& counts
   }
 }
 
-/// A queued push (mxv.cuh's push_any_sparse) that assigns may fuse into.
+/// A queued push (mxv.cuh's push_any_sparse) that assigns may fuse into, or a launched product
+/// (a push, or a pull: mxv.cuh's PendingPull) that assigns may queue behind.
 class PendingPush : public grb::detail::Deferred {
  public:
   const void* output = nullptr;              // the Vector the push writes
@@ -139,6 +140,7 @@ class PendingPush : public grb::detail::Deferred {
     const void* values = nullptr;
     const unsigned long long* count = nullptr;  // its low 32 bits (ClaimStamps::count)
     Index capacity = 0;                         // the count is at most this
+    const std::uint8_t* present = nullptr;      // a dense output (a pull's; indices null)
   };
   DeviceOutput device_output;
 
@@ -173,6 +175,24 @@ class PendingPush : public grb::detail::Deferred {
   bool replaces(const void* object) const override { return object == output; }
 };
 
+/// Whether w<mask>(all) = source (or = scalar) can be done by `push`, or behind it, from its
+/// result on the device: the mask is the push's output, the source that output or a scalar, and
+/// w is neither read by the push nor replaced by deferred work (its host side is then current).
+template <class W, class Mask, class S>
+bool assign_follows_push(const PendingPush& push, const Vector<W>& w, const Mask& mask,
+                         const Vector<S>* source) {
+  if (static_cast<const void*>(&mask) != push.output || w.size() != push.size) return false;
+  const void* target = &w;
+  if (target == push.output || target == push.input) return false;  // read by the push
+  if (grb::detail::deferred_work_replaces(target)) return false;  // its host side is stale
+  if (source) {
+    if constexpr (!std::is_same_v<S, W>) return false;  // the values are copied as they are
+    if (static_cast<const void*>(source) != push.output || typeid(S) != *push.value_type)
+      return false;
+  }
+  return true;
+}
+
 /// Fuses w<mask>(all) = source (or = scalar) into the pending push when it can (see the top of
 /// this file); false: nothing was done, and the caller runs the assign itself. The caller has
 /// checked the sizes and that the assign is in place (assigns_in_place).
@@ -180,17 +200,8 @@ template <class W, class Mask, class S>
 bool fuse_assign_into_push(Vector<W>& w, const Mask& mask, const Vector<S>* source, S scalar) {
   auto* push = dynamic_cast<PendingPush*>(grb::detail::pending_work());
   if (!push || push->fused.count == max_fused_assigns) return false;
-  if (static_cast<const void*>(&mask) != push->output || w.size() != push->size) return false;
-  const void* target = &w;
-  if (target == push->output || target == push->input) return false;  // read by the push
-  if (grb::detail::deferred_work_replaces(target)) return false;  // its host side is stale
-  if (source) {
-    if constexpr (!std::is_same_v<S, W>) return false;  // the values are copied as they are
-    if (static_cast<const void*>(source) != push->output || typeid(S) != *push->value_type)
-      return false;
-  } else if (sizeof(W) > sizeof(FusedAssign::scalar_words)) {
-    return false;
-  }
+  if (!assign_follows_push(*push, w, mask, source)) return false;
+  if (!source && sizeof(W) > sizeof(FusedAssign::scalar_words)) return false;
   const grb::detail::DeferredHold hold;  // w is not written by the push: reading it is safe
   if (w.format() != VectorFormat::dense) return false;
   const auto update = w.update_dense([] {
@@ -198,7 +209,7 @@ bool fuse_assign_into_push(Vector<W>& w, const Mask& mask, const Vector<S>* sour
     fill_zero(counter.data(), 1);
     return counter;
   });
-  push->fused_objects[push->fused.count] = target;
+  push->fused_objects[push->fused.count] = &w;
   FusedAssign& fused = push->fused.targets[push->fused.count++];
   fused.values = update.values;
   fused.present = update.present;

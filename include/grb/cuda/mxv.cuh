@@ -175,7 +175,8 @@ template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
                                     const std::uint8_t* u_present, VectorMaskView<M> mask,
                                     Add add, Prod product, Z* t_values, std::uint8_t* t_present,
-                                    unsigned long long* t_count, FoundEdges edges) {
+                                    unsigned long long* t_count, FoundEdges edges,
+                                    ClaimStamps publish) {
   __shared__ unsigned block_count;
   const BlockCount counter{&block_count, t_count};
   counter.start();
@@ -200,13 +201,15 @@ __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
   }
   counter.flush();
   edges.flush();
+  if (publish.published) publish_count(publish);  // the same for the whole grid
 }
 
 template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
                                   const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
                                   Prod product, Z* t_values, std::uint8_t* t_present,
-                                  unsigned long long* t_count, FoundEdges edges) {
+                                  unsigned long long* t_count, FoundEdges edges,
+                                  ClaimStamps publish) {
   constexpr unsigned full = 0xffffffffu;
   __shared__ unsigned block_count;
   const BlockCount counter{&block_count, t_count};
@@ -255,6 +258,7 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
   }
   counter.flush();
   edges.flush();
+  if (publish.published) publish_count(publish);  // the same for the whole grid
 }
 
 // A full pull (a monoid without early exit: plus_times SpMV) on rows of 8 or more entries on
@@ -502,10 +506,13 @@ constexpr bool stops_at_first_hit() {
 /// longer than split_row_length are left to pull_long_rows, which runs only when it says so).
 /// `count`: the result will be adopted as it is (write_back), so its entries are worth counting,
 /// and (when `edge_rows` is not null) their rows' lengths in the CSR of those row offsets.
+/// `publish` (only where stops_at_first_hit<Add, Z>()): the count and edges go into its counters
+/// instead, and the kernel publishes them into host memory (publish_count), as a push does.
 template <class Z, class A, class U, class M, class Add, class Prod>
 void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
           const VectorMaskView<M>& mask, const Add& add, const Prod& product,
-          Offset longest_row, bool count, const Offset* edge_rows = nullptr) {
+          Offset longest_row, bool count, const Offset* edge_rows = nullptr,
+          const ClaimStamps* publish = nullptr) {
   if (rows.nrows == 0) return;
   // Only the presence of a sparse input where the product ignores its values: for kron22's
   // any.secondi BFS that spares a 32 MB memset of values no kernel reads.
@@ -524,17 +531,19 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
     return;
   }
   // These kernels can count the entries they write, so the result needs no counting pass.
-  unsigned long long* counter = count ? t.counter() : nullptr;
+  unsigned long long* counter = publish ? publish->count : count ? t.counter() : nullptr;
   if (count) t.edge_rows = edge_rows;
-  const FoundEdges edges{count ? edge_rows : nullptr, counter ? counter + 1 : nullptr};
+  const FoundEdges edges{count ? edge_rows : nullptr,
+                         publish ? publish->edges : counter ? counter + 1 : nullptr};
+  const ClaimStamps published = publish ? *publish : ClaimStamps{};
   if (average >= (stops_early ? warp_per_row_length_early_exit : warp_per_row_length)) {
     pull_warp_per_row<Z><<<blocks_for(std::uint64_t(rows.nrows) * 32), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data(), counter, edges);
+        t.present.data(), counter, edges, published);
   } else {
     pull_thread_per_row<Z><<<blocks_for(rows.nrows), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data(), counter, edges);
+        t.present.data(), counter, edges, published);
   }
   GRB_CUDA_CHECK_LAUNCH();
 }
@@ -1070,14 +1079,48 @@ class PushAnySparse final : public PendingPush {
 
   /// The output list for at most `edges` edges: at most one output per edge, and n distinct
   /// ones (a grid's level, a few thousand edges, takes a few kilobytes, not n-sized arrays: the
-  /// pool's large blocks cost more to hand out). A push by rows may have one queued behind it.
+  /// pool's large blocks cost more to hand out). Work queued behind the push may read the list.
   void take_output(Offset edges) {
     edges_ = edges;
     const std::size_t capacity = std::min<Offset>(edges, size);
     indices_ = device_array<Index>(capacity);
     values_ = device_array<W>(capacity);
-    if (by_row_)
-      device_output = {indices_.data(), values_.data(), stamps_.count, static_cast<Index>(capacity)};
+    device_output = {indices_.data(), values_.data(), stamps_.count, static_cast<Index>(capacity)};
+  }
+};
+
+/// w = T for a pull whose monoid stops at its first hit (a BFS level's pull), when nothing of the
+/// old w survives, in non-blocking mode: launched, and finished when its result is read. Its
+/// kernel publishes the count (and the edges) into host memory as a push does, so the assigns
+/// masked by the result queue behind it on the device (assign_behind_push: a dense mask needs
+/// no count), and the GPU goes on to them while the host waits.
+template <class W>
+class PendingPull final : public PendingPush {
+  Vector<W>& w_;
+
+ public:
+  DenseResult<W> t;
+  ClaimStamps stamps;
+
+  PendingPull(Vector<W>& w, const void* input_vector, const Offset* edge_rows)
+      : w_(w), t(w.size()), stamps(claim_stamps(w.size())) {
+    output = &w;
+    input = input_vector;
+    value_type = &typeid(W);
+    size = w.size();
+    stamps.edge_rows = edge_rows;
+    device_output.values = t.values.data();
+    device_output.present = t.present.data();
+    device_output.capacity = size;
+  }
+
+  void finish() override {
+    const Published published = await_count(stamps);  // no copy, no stream synchronization
+    Vector<W> result(size, Backend::cuda);
+    result.adopt_dense(std::move(t.values), std::move(t.present), published.count);
+    w_ = std::move(result);
+    w_.settle_format();
+    if (stamps.edge_rows) w_.set_row_edges(stamps.edge_rows, published.edges);
   }
 };
 
@@ -1094,8 +1137,11 @@ void push_any_sparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, PushP
   // Kronecker graph's second level) the fused writes lengthen every claimer's chain of reads,
   // and separate assigns were as fast or faster (kron22, 16 roots, 2 runs each: medians 0.90
   // either way, means 1.03 and 1.17 ms fused against 0.91 and 0.95 ms).
-  if (grb::mode() == Mode::blocking || !push->launch_bound()) push->run();
-  else grb::detail::defer(std::move(push));
+  if (grb::mode() == Mode::blocking) push->run();
+  else if (push->launch_bound()) grb::detail::defer(std::move(push));
+  // Launched at once, and finished when its result is read: the assigns masked by the result
+  // queue behind it on the device (assign_behind_push) before the host waits for its count.
+  else grb::detail::launch_deferred(std::move(push));
 }
 
 // ------------------------------------------------------------------ cuSPARSE
@@ -1334,6 +1380,25 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       return;
     }
   }
+  // write_back adopts T itself when nothing of w survives (a BFS level's pull).
+  const bool adopted =
+      !has_accum<Accum> && ((mask_view.everything && !mask_view.complement) || desc.replace);
+  // On skewed rows of a square matrix the result's edges in the push matrix are summed for the
+  // next product's push/pull choice (Vector::row_edges); short rows never need them.
+  const Offset* edge_rows = adopted && early_exit && a.nrows() == a.ncols() &&
+                                    longest_row_of(a, !pull_is_csc) > lane_row_entries
+                                ? push_rows.row_offsets.data()
+                                : nullptr;
+  if constexpr (early_exit && std::is_same_v<W, Z>) {
+    if (products && !pushes && adopted && desc.strategy != MxvStrategy::cusparse &&
+        grb::mode() == Mode::nonblocking) {
+      auto pending = std::make_unique<PendingPull<W>>(w, &u, edge_rows);
+      pull(pending->t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product,
+           Offset{0}, true, edge_rows, &pending->stamps);
+      grb::detail::launch_deferred(std::move(pending));
+      return;
+    }
+  }
   DenseResult<Z> t(output_size);
   // Pull and cuSPARSE write every output position (absent ones too); a push writes only the
   // outputs it reaches.
@@ -1348,15 +1413,6 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       // The longest row decides whether long rows are split (only for monoids that read whole
       // rows; cached in the matrix after the first call).
       const Offset longest = early_exit ? 0 : longest_row_of(a, pull_is_csc);
-      // write_back adopts T itself when nothing of w survives (a BFS level's pull).
-      const bool adopted = !has_accum<Accum> &&
-                           ((mask_view.everything && !mask_view.complement) || desc.replace);
-      // On skewed rows of a square matrix the result's edges in the push matrix are summed for
-      // the next product's push/pull choice (Vector::row_edges); short rows never need them.
-      const Offset* edge_rows = adopted && early_exit && a.nrows() == a.ncols() &&
-                                        longest_row_of(a, !pull_is_csc) > lane_row_entries
-                                    ? push_rows.row_offsets.data()
-                                    : nullptr;
       pull(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product, longest,
            adopted, edge_rows);
     }

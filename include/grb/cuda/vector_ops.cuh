@@ -159,11 +159,18 @@ __global__ void assign_vector_kernel(Index size, VectorView<W> old, const std::u
 /// is left on the device for nvals() to read when asked. The mask's entries are walked in their
 /// stored order; `source_is_mask`: the source is the (sparse) mask itself, so the value of the
 /// mask's entry at `position` is the source's there (a BFS's parents from its frontier).
+/// `mask_count`: where a sparse mask's count is still only on the device (its low 32 bits; the
+/// mask's nvals is then a bound), else null.
 template <class W, class M, class S>
 __global__ void assign_in_place_kernel(VectorView<M> mask, VectorView<S> source, bool scalar,
                                        bool source_is_mask, S scalar_value, W* values,
-                                       std::uint8_t* present, std::int64_t* nvals_change) {
-  const std::uint64_t items = mask.dense ? mask.size : mask.nvals;
+                                       std::uint8_t* present, std::int64_t* nvals_change,
+                                       const unsigned long long* mask_count) {
+  std::uint64_t items = mask.dense ? mask.size : mask.nvals;
+  if (mask_count) {
+    const std::uint64_t count = *mask_count & 0xffffffffull;
+    if (count < items) items = count;
+  }
   // Whole-block strides: every thread reaches the block counts below.
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
   for (std::uint64_t base = std::uint64_t(blockIdx.x) * blockDim.x; base < items; base += stride) {
@@ -228,8 +235,52 @@ void assign_in_place(Vector<W>& w, const Mask& mask, const Vector<S>* source, S 
   if (source) source_view = source_is_mask ? entries_of(*source) : view_of(*source);
   assign_in_place_kernel<W><<<blocks_for(items), block_threads>>>(
       mask_view, source_view, source == nullptr, source_is_mask, scalar_value, update.values,
-      update.present, update.nvals_change);
+      update.present, update.nvals_change, nullptr);
   GRB_CUDA_CHECK_LAUNCH();
+}
+
+/// assign_in_place queued on the device behind the launched product whose result is the mask,
+/// before that result reaches the host (a BFS level's parents and levels behind its product):
+/// the kernel walks a push's output list, reading its count on the device, or a pull's dense
+/// result, so the GPU goes on from the product to the assigns while the host waits for the
+/// count. True: queued; false: nothing was done.
+template <class W, class M, class S>
+bool assign_behind_push(Vector<W>& w, const Vector<M>& mask, const Vector<S>* source,
+                        S scalar_value) {
+  if (grb::mode() == Mode::blocking) return false;
+  auto* push = dynamic_cast<PendingPush*>(grb::detail::newest_work());
+  if (!push || grb::detail::pending_work() == push) return false;
+  if (!push->device_output.indices && !push->device_output.present) return false;
+  if (!assign_follows_push(*push, w, mask, source)) return false;
+  if (typeid(M) != *push->value_type) return false;
+  const grb::detail::DeferredHold hold;  // w is not written by the push: reading it is safe
+  if (w.format() != VectorFormat::dense) return false;
+  const auto update = w.update_dense([] {
+    auto counter = device_array<std::int64_t>(1);
+    fill_zero(counter.data(), 1);
+    return counter;
+  });
+  const auto& output = push->device_output;
+  VectorView<M> mask_view;
+  mask_view.size = w.size();
+  mask_view.values = static_cast<const M*>(output.values);
+  mask_view.dense = output.present != nullptr;  // a pull's result: every position, no count
+  mask_view.present = output.present;
+  mask_view.nvals = output.capacity;  // a list's bound: the kernel reads the count
+  mask_view.indices = output.indices;
+  VectorView<S> source_view;
+  if (source) {
+    if constexpr (std::is_same_v<S, M>) source_view = mask_view;
+  }
+  if (output.capacity == 0) return true;
+  // Sized by the bound, so capped: the whole-block strides cover the rest.
+  const unsigned blocks = mask_view.dense ? blocks_for(w.size())
+                                          : std::min(blocks_for(output.capacity), 4096u);
+  assign_in_place_kernel<W><<<blocks, block_threads>>>(
+      mask_view, source_view, source == nullptr, source != nullptr, scalar_value, update.values,
+      update.present, update.nvals_change, mask_view.dense ? nullptr : output.count);
+  GRB_CUDA_CHECK_LAUNCH();
+  return true;
 }
 
 template <class W, class Mask, class Accum, class S>
@@ -246,6 +297,8 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
     if (assigns_in_place(indices, desc)) {
       // Masked by a queued push's result: joins the push's launch (deferred.cuh).
       if (fuse_assign_into_push(w, mask, source, scalar_value)) return;
+      // Masked by a launched push's result: queued behind it on the device.
+      if (assign_behind_push(w, mask, source, scalar_value)) return;
       assign_in_place(w, mask, source, scalar_value);  // walks the mask: no sorted view of it
       return;
     }
