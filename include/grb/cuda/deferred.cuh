@@ -140,7 +140,10 @@ class PendingPush : public grb::detail::Deferred {
     const void* values = nullptr;
     const unsigned long long* count = nullptr;  // its low 32 bits (ClaimStamps::count)
     Index capacity = 0;                         // the count is at most this
-    const std::uint8_t* present = nullptr;      // a dense output (a pull's; indices null)
+    // A pull's output is also dense: its presence and values at every position (the list
+    // then holds the same entries, in any order).
+    const std::uint8_t* present = nullptr;
+    const void* dense_values = nullptr;
   };
   DeviceOutput device_output;
 

@@ -171,20 +171,51 @@ struct FoundEdges {
   }
 };
 
+/// A stopping pull's output list, beside its dense result (null indices: none): the found outputs
+/// in any order, their slots taken from the claim stamps' count as a push's claimers take theirs.
+/// A level that finds few outputs is then read as a list (a sparse result adopted as it is, and
+/// assigns that walk it) rather than by passes over every position.
+template <class Z>
+struct PullList {
+  Index* indices = nullptr;
+  Z* values = nullptr;
+  ClaimStamps stamps{};
+
+  /// One step of a block: every thread calls it, found or not; one atomic per block and step.
+  __device__ void append(bool found, Index o, const Z& value) const {
+    using Scan = cub::BlockScan<unsigned, block_threads>;
+    __shared__ typename Scan::TempStorage storage;
+    __shared__ unsigned long long first;
+    unsigned rank = 0, total = 0;
+    Scan(storage).ExclusiveSum(found ? 1u : 0u, rank, total);
+    if (threadIdx.x == 0 && total > 0) first = take_slots(stamps, total);
+    __syncthreads();
+    if (found) {
+      indices[first + rank] = o;
+      values[first + rank] = value;
+    }
+    __syncthreads();  // `storage` and `first` are the next step's
+  }
+};
+
 template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
                                     const std::uint8_t* u_present, VectorMaskView<M> mask,
                                     Add add, Prod product, Z* t_values, std::uint8_t* t_present,
                                     unsigned long long* t_count, FoundEdges edges,
-                                    ClaimStamps publish) {
+                                    ClaimStamps publish, PullList<Z> list) {
   __shared__ unsigned block_count;
   const BlockCount counter{&block_count, t_count};
   counter.start();
-  GRB_GRID_STRIDE_LOOP(position, rows.nrows) {
-    const Index o = static_cast<Index>(position);
+  // Whole-block strides: every thread of a block takes the same steps (PullList::append).
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * blockDim.x; base < rows.nrows;
+       base += stride) {
+    const Index o = static_cast<Index>(base + threadIdx.x);
+    const bool valid = base + threadIdx.x < rows.nrows;
     bool found = false;
     Z sum{};
-    if (mask.allows(o)) {
+    if (valid && mask.allows(o)) {
       for (Offset e = rows.row_offsets[o]; e < rows.row_offsets[o + 1]; ++e) {
         const Index k = rows.col_indices[e];
         if (u_present && !u_present[k]) continue;
@@ -194,6 +225,8 @@ __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
         if (grb::detail::is_terminal(add, sum)) break;
       }
     }
+    if (list.indices) list.append(found, o, sum);  // the same for the whole grid
+    if (!valid) continue;
     t_present[o] = found ? 1 : 0;
     t_values[o] = found ? sum : Z{};
     counter.count_found(found);
@@ -209,22 +242,26 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
                                   const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
                                   Prod product, Z* t_values, std::uint8_t* t_present,
                                   unsigned long long* t_count, FoundEdges edges,
-                                  ClaimStamps publish) {
+                                  ClaimStamps publish, PullList<Z> list) {
   constexpr unsigned full = 0xffffffffu;
+  constexpr unsigned warps_per_block = block_threads / 32;
   __shared__ unsigned block_count;
   const BlockCount counter{&block_count, t_count};
   counter.start();
   const unsigned lane = threadIdx.x & 31u;
-  const std::uint64_t warps = (std::uint64_t(gridDim.x) * blockDim.x) / 32;
-  for (std::uint64_t position = (std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-       position < rows.nrows; position += warps) {
+  // Whole-block strides: every warp of a block takes the same steps (PullList::append).
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * warps_per_block;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * warps_per_block; base < rows.nrows;
+       base += stride) {
+    const std::uint64_t position = base + threadIdx.x / 32;
     const Index o = static_cast<Index>(position);
     bool found = false;
     Z sum{};
-    if (mask.allows(o)) {  // the same answer on every lane: the warp skips the row together
+    // The same answers on every lane: the warp skips the row together.
+    if (position < rows.nrows && mask.allows(o)) {
       const Offset end = rows.row_offsets[o + 1];
-      for (Offset base = rows.row_offsets[o]; base < end; base += 32) {
-        const Offset e = base + lane;
+      for (Offset row_base = rows.row_offsets[o]; row_base < end; row_base += 32) {
+        const Offset e = row_base + lane;
         if (e < end) {
           const Index k = rows.col_indices[e];
           if (!u_present || u_present[k]) {
@@ -247,7 +284,8 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
         }
       }
     }
-    if (lane == 0) {
+    if (list.indices) list.append(lane == 0 && found, o, sum);  // the same for the whole grid
+    if (lane == 0 && position < rows.nrows) {
       t_present[o] = found ? 1 : 0;
       t_values[o] = found ? sum : Z{};
       if (found) {
@@ -512,7 +550,7 @@ template <class Z, class A, class U, class M, class Add, class Prod>
 void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
           const VectorMaskView<M>& mask, const Add& add, const Prod& product,
           Offset longest_row, bool count, const Offset* edge_rows = nullptr,
-          const ClaimStamps* publish = nullptr) {
+          const ClaimStamps* publish = nullptr, const PullList<Z>& list = {}) {
   if (rows.nrows == 0) return;
   // Only the presence of a sparse input where the product ignores its values: for kron22's
   // any.secondi BFS that spares a 32 MB memset of values no kernel reads.
@@ -531,7 +569,9 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
     return;
   }
   // These kernels can count the entries they write, so the result needs no counting pass.
-  unsigned long long* counter = publish ? publish->count : count ? t.counter() : nullptr;
+  // A listing pull counts its outputs as it takes their slots (in the stamps' count).
+  unsigned long long* counter =
+      list.indices ? nullptr : publish ? publish->count : count ? t.counter() : nullptr;
   if (count) t.edge_rows = edge_rows;
   const FoundEdges edges{count ? edge_rows : nullptr,
                          publish ? publish->edges : counter ? counter + 1 : nullptr};
@@ -539,11 +579,11 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
   if (average >= (stops_early ? warp_per_row_length_early_exit : warp_per_row_length)) {
     pull_warp_per_row<Z><<<blocks_for(std::uint64_t(rows.nrows) * 32), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data(), counter, edges, published);
+        t.present.data(), counter, edges, published, list);
   } else {
     pull_thread_per_row<Z><<<blocks_for(rows.nrows), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data(), counter, edges, published);
+        t.present.data(), counter, edges, published, list);
   }
   GRB_CUDA_CHECK_LAUNCH();
 }
@@ -1092,34 +1132,51 @@ class PushAnySparse final : public PendingPush {
 /// w = T for a pull whose monoid stops at its first hit (a BFS level's pull), when nothing of the
 /// old w survives, in non-blocking mode: launched, and finished when its result is read. Its
 /// kernel publishes the count (and the edges) into host memory as a push does, so the assigns
-/// masked by the result queue behind it on the device (assign_behind_push: a dense mask needs
-/// no count), and the GPU goes on to them while the host waits.
+/// masked by the result queue behind it on the device (assign_behind_push), and the GPU goes on
+/// to them while the host waits. The kernel also lists its outputs (PullList): a result of few
+/// entries is adopted as that list (no conversion from dense), and the assigns behind it walk the
+/// list instead of every position (they read the count on the device).
 template <class W>
 class PendingPull final : public PendingPush {
   Vector<W>& w_;
+  DeviceArray<Index> indices_;
+  DeviceArray<W> values_;
 
  public:
   DenseResult<W> t;
   ClaimStamps stamps;
 
   PendingPull(Vector<W>& w, const void* input_vector, const Offset* edge_rows)
-      : w_(w), t(w.size()), stamps(claim_stamps(w.size())) {
+      : w_(w),
+        indices_(device_array<Index>(w.size())),
+        values_(device_array<W>(w.size())),
+        t(w.size()),
+        stamps(claim_stamps(w.size())) {
     output = &w;
     input = input_vector;
     value_type = &typeid(W);
     size = w.size();
     stamps.edge_rows = edge_rows;
-    device_output.values = t.values.data();
-    device_output.present = t.present.data();
-    device_output.capacity = size;
+    device_output = {indices_.data(), values_.data(), stamps.count, size, t.present.data()};
+    device_output.dense_values = t.values.data();
   }
+
+  PullList<W> list() { return {indices_.data(), values_.data(), stamps}; }
 
   void finish() override {
     const Published published = await_count(stamps);  // no copy, no stream synchronization
+    const Index nvals = published.count;
+    if (follower) follower->input_counted(nvals);
     Vector<W> result(size, Backend::cuda);
-    result.adopt_dense(std::move(t.values), std::move(t.present), published.count);
+    // The list stays alive while a push queued behind this one may still read it.
+    if (std::uint64_t(nvals) * dense_ratio > size) {  // stored dense anyway (settle_format)
+      result.adopt_dense(std::move(t.values), std::move(t.present), nvals);
+    } else {
+      indices_.truncate(nvals);
+      values_.truncate(nvals);
+      result.adopt_unsorted(std::move(indices_), std::move(values_));
+    }
     w_ = std::move(result);
-    w_.settle_format();
     if (stamps.edge_rows) w_.set_row_edges(stamps.edge_rows, published.edges);
   }
 };
@@ -1394,7 +1451,7 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
         grb::mode() == Mode::nonblocking) {
       auto pending = std::make_unique<PendingPull<W>>(w, &u, edge_rows);
       pull(pending->t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product,
-           Offset{0}, true, edge_rows, &pending->stamps);
+           Offset{0}, true, edge_rows, &pending->stamps, pending->list());
       grb::detail::launch_deferred(std::move(pending));
       return;
     }

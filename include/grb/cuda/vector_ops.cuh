@@ -159,17 +159,21 @@ __global__ void assign_vector_kernel(Index size, VectorView<W> old, const std::u
 /// is left on the device for nvals() to read when asked. The mask's entries are walked in their
 /// stored order; `source_is_mask`: the source is the (sparse) mask itself, so the value of the
 /// mask's entry at `position` is the source's there (a BFS's parents from its frontier).
-/// `mask_count`: where a sparse mask's count is still only on the device (its low 32 bits; the
-/// mask's nvals is then a bound), else null.
+/// `mask_count`: where the mask's count is still only on the device (its low 32 bits; a sparse
+/// mask's nvals is then a bound), else null. A mask held both ways (dense, with `indices` listing
+/// its entries in any order: a pull's result) is walked as that list when its count says it is
+/// sparse; the mask's entry values are then the source's `values`, in list order.
 template <class W, class M, class S>
 __global__ void assign_in_place_kernel(VectorView<M> mask, VectorView<S> source, bool scalar,
                                        bool source_is_mask, S scalar_value, W* values,
                                        std::uint8_t* present, std::int64_t* nvals_change,
                                        const unsigned long long* mask_count) {
-  std::uint64_t items = mask.dense ? mask.size : mask.nvals;
+  bool dense = mask.dense;
+  std::uint64_t items = dense ? mask.size : mask.nvals;
   if (mask_count) {
     const std::uint64_t count = *mask_count & 0xffffffffull;
-    if (count < items) items = count;
+    if (dense && mask.indices && count * dense_ratio <= mask.size) dense = false;
+    if (!dense && count < items) items = count;
   }
   // Whole-block strides: every thread reaches the block counts below.
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
@@ -177,13 +181,17 @@ __global__ void assign_in_place_kernel(VectorView<M> mask, VectorView<S> source,
     const std::uint64_t position = base + threadIdx.x;
     bool added = false, removed = false;
     if (position < items) {
-      const Index i = mask.dense ? static_cast<Index>(position) : mask.indices[position];
+      const Index i = dense ? static_cast<Index>(position) : mask.indices[position];
       const bool had = present[i] != 0;
-      if (!mask.dense || mask.present[i]) {
+      if (!dense || mask.present[i]) {
         S value = scalar_value;
         bool has = true;
-        if (source_is_mask && !mask.dense) value = source.values[position];
-        else if (!scalar) has = source.find(i, value);
+        if constexpr (std::is_same_v<M, S>) {
+          if (source_is_mask) value = dense ? mask.values[i] : source.values[position];
+          else if (!scalar) has = source.find(i, value);
+        } else if (!scalar) {
+          has = source.find(i, value);
+        }
         present[i] = has ? 1 : 0;
         values[i] = has ? static_cast<W>(value) : W{};
         added = has && !had;
@@ -250,7 +258,7 @@ bool assign_behind_push(Vector<W>& w, const Vector<M>& mask, const Vector<S>* so
   if (grb::mode() == Mode::blocking) return false;
   auto* push = dynamic_cast<PendingPush*>(grb::detail::newest_work());
   if (!push || grb::detail::pending_work() == push) return false;
-  if (!push->device_output.indices && !push->device_output.present) return false;
+  if (!push->device_output.indices) return false;
   if (!assign_follows_push(*push, w, mask, source)) return false;
   if (typeid(M) != *push->value_type) return false;
   const grb::detail::DeferredHold hold;  // w is not written by the push: reading it is safe
@@ -261,16 +269,21 @@ bool assign_behind_push(Vector<W>& w, const Vector<M>& mask, const Vector<S>* so
     return counter;
   });
   const auto& output = push->device_output;
-  VectorView<M> mask_view;
-  mask_view.size = w.size();
-  mask_view.values = static_cast<const M*>(output.values);
-  mask_view.dense = output.present != nullptr;  // a pull's result: every position, no count
-  mask_view.present = output.present;
-  mask_view.nvals = output.capacity;  // a list's bound: the kernel reads the count
-  mask_view.indices = output.indices;
+  // A push's list (its count on the device), or a pull's result: dense, and listed.
+  VectorView<M> list;
+  list.size = w.size();
+  list.values = static_cast<const M*>(output.values);
+  list.nvals = output.capacity;  // a bound: the kernel reads the count
+  list.indices = output.indices;
+  VectorView<M> mask_view = list;
+  if (output.present) {
+    mask_view.dense = true;
+    mask_view.present = output.present;
+    mask_view.values = static_cast<const M*>(output.dense_values);
+  }
   VectorView<S> source_view;
   if (source) {
-    if constexpr (std::is_same_v<S, M>) source_view = mask_view;
+    if constexpr (std::is_same_v<S, M>) source_view = list;  // read in list order
   }
   if (output.capacity == 0) return true;
   // Sized by the bound, so capped: the whole-block strides cover the rest.
@@ -278,7 +291,7 @@ bool assign_behind_push(Vector<W>& w, const Vector<M>& mask, const Vector<S>* so
                                           : std::min(blocks_for(output.capacity), 4096u);
   assign_in_place_kernel<W><<<blocks, block_threads>>>(
       mask_view, source_view, source == nullptr, source != nullptr, scalar_value, update.values,
-      update.present, update.nvals_change, mask_view.dense ? nullptr : output.count);
+      update.present, update.nvals_change, output.count);
   GRB_CUDA_CHECK_LAUNCH();
   return true;
 }
