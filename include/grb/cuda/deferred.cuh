@@ -23,7 +23,6 @@
 #include <typeinfo>
 
 #include "grb/cuda/launch.cuh"
-#include "grb/cuda/views.cuh"
 #include "grb/deferred.hpp"
 #include "grb/vector.hpp"
 
@@ -156,14 +155,6 @@ class PendingPush : public grb::detail::Deferred {
   PendingPush* follower = nullptr;
   Offset longest_row = 0;  // of the push matrix
 
-  // The Vector the push reads as its mask (null: none), and that mask's value type. A target
-  // made dense to fuse into the pending push may be that mask (a BFS's levels on its first
-  // level): remask() then gives the push the mask's new storage (a VectorView of mask_type; the
-  // same entries), before it is launched.
-  const void* mask_object = nullptr;
-  const std::type_info* mask_type = nullptr;
-  virtual void remask(const void* /*view*/) {}
-
   PendingPush() = default;
   PendingPush(const PendingPush&) = delete;
   PendingPush& operator=(const PendingPush&) = delete;
@@ -215,19 +206,7 @@ bool fuse_assign_into_push(Vector<W>& w, const Mask& mask, const Vector<S>* sour
   if (!assign_follows_push(*push, w, mask, source)) return false;
   if (!source && sizeof(W) > sizeof(FusedAssign::scalar_words)) return false;
   const grb::detail::DeferredHold hold;  // w is not written by the push: reading it is safe
-  if (w.format() != VectorFormat::dense) {
-    // Made dense now, by kernels queued before the push's launch (a BFS's parents and levels on
-    // its first level, one entry each: the assigns then join the push instead of completing it
-    // and converting their targets one after the other). The push reads its mask afresh where
-    // the target is that mask; the old arrays, freed in stream order, go to no later work first.
-    const bool is_mask = static_cast<const void*>(&w) == push->mask_object;
-    if (is_mask && (!push->mask_type || *push->mask_type != typeid(W))) return false;
-    w.make_dense();
-    if (is_mask) {
-      const VectorView<W> view = entries_of(w);
-      push->remask(&view);
-    }
-  }
+  if (w.format() != VectorFormat::dense) return false;
   const auto update = w.update_dense([] {
     auto counter = device_array<std::int64_t>(1);
     fill_zero(counter.data(), 1);

@@ -1031,8 +1031,6 @@ class PushAnySparse final : public PendingPush {
   /// At most small_push_edges edges (by the bound): a few microseconds of work.
   bool launch_bound() const { return edges_ <= small_push_edges; }
 
-  void remask(const void* view) override { mask_.mask = *static_cast<const VectorView<M>*>(view); }
-
   void launch() override {
     if (by_row_) {
       const auto by_row = [&](auto lanes_constant) {
@@ -1114,7 +1112,6 @@ class PushAnySparse final : public PendingPush {
     value_type = &typeid(W);
     size = w.size();
     stamps_ = claim_stamps(size);
-    mask_type = &typeid(M);
     by_row_ = longest_row <= lane_row_entries;
     lanes_ = row_lanes(longest_row);
     this->longest_row = longest_row;
@@ -1188,20 +1185,11 @@ class PendingPull final : public PendingPush {
 /// input, up to this many edges by the bound (chained_push).
 inline constexpr Offset chained_push_edges = Offset{1} << 20;
 
-/// The Vector a mask view was taken of (null: no mask), for PendingPush::mask_object.
-template <class Mask>
-const void* mask_object(const Mask& mask) {
-  if constexpr (std::is_same_v<Mask, NoMask>) return nullptr;
-  else return &mask;
-}
-
 template <class W, class A, class U, class M, class Prod>
 void push_any_sparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, PushPlan<U>&& plan,
-                     Offset longest_row, const VectorMaskView<M>& mask, const void* mask_vector,
-                     const Prod& product) {
+                     Offset longest_row, const VectorMaskView<M>& mask, const Prod& product) {
   auto push = std::make_unique<PushAnySparse<W, A, U, M, Prod>>(w, u, rows, std::move(plan),
                                                                 longest_row, mask, product);
-  push->mask_object = mask_vector;
   // Only a push whose launches are its cost waits to be fused: in a push of 10^5 outputs (a
   // Kronecker graph's second level) the fused writes lengthen every claimer's chain of reads,
   // and separate assigns were as fast or faster (kron22, 16 roots, 2 runs each: medians 0.90
@@ -1373,10 +1361,8 @@ bool chained_push(Vector<W>& w, const Mask& mask, const Semiring& semiring, cons
   const auto mask_view = vector_mask(mask, desc, w.size(), is_vxm ? "vxm" : "mxv");
   const Product<is_vxm, typename Semiring::multiply_type> product{semiring.multiply};
   using Push = PushAnySparse<W, A, U, typename decltype(mask_view)::value_type, decltype(product)>;
-  auto push = std::make_unique<Push>(w, u, *source, pull_is_csc ? a.csr() : a.csc(), longest,
-                                     mask_view, product);
-  push->mask_object = mask_object(mask);
-  grb::detail::defer_behind(std::move(push));
+  grb::detail::defer_behind(std::make_unique<Push>(w, u, *source, pull_is_csc ? a.csr() : a.csc(),
+                                                   longest, mask_view, product));
   return true;
 }
 
@@ -1447,7 +1433,7 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
   if constexpr (any_monoid && !has_accum<Accum>) {
     if (pushes && (desc.replace || mask_view.everything)) {
       push_any_sparse(w, u, push_rows, std::move(*plan), longest_row_of(a, !pull_is_csc),
-                      mask_view, mask_object(mask), product);
+                      mask_view, product);
       return;
     }
   }
