@@ -221,7 +221,12 @@ int main(int argc, char** argv) {
     std::mt19937_64 random(2024);
     std::uniform_int_distribution<Index> vertex(0, graph.nrows() - 1);
     std::vector<Index> sources;
-    while (sources.size() < warmup + roots) {
+    for (std::size_t tries = 0; sources.size() < warmup + roots; ++tries) {
+      if (tries > 100 * std::size_t(warmup + roots) + 1000) {
+        std::fprintf(stderr, "bfs_timeline: found no %u vertices with edges to start from\n",
+                     warmup + roots);
+        return 1;
+      }
       const Index v = vertex(random);
       if (offsets[v + 1] > offsets[v]) sources.push_back(v);
     }
