@@ -44,6 +44,12 @@ void dense_to_sparse_cuda(std::size_t, Index, Index, const void*, const std::uin
 void sort_entries_cuda(std::size_t, Index, Index, const Index*, const void*, Index*, void*) {
   unavailable();
 }
+void set_dense_element_cuda(std::size_t, void*, std::uint8_t*, Index, const void*,
+                            std::int64_t*) {
+  unavailable();
+}
+void set_first_element_cuda(std::size_t, Index*, void*, Index, const void*) { unavailable(); }
+void zero_device_bytes(void*, std::size_t) { unavailable(); }
 
 }  // namespace detail
 }  // namespace grb

@@ -326,6 +326,34 @@ TEST_CASE("cuda pull level: launched, the assigns queued behind it; they match t
                     grb::MxvStrategy::pull);
 }
 
+TEST_CASE("cuda launched push: sparse targets (a BFS's first level) are made dense behind it") {
+  if (skip_without_cuda()) return;
+  // 6 000 sources x 20 edges: the push is launched at once; the targets hold one entry each, as
+  // a BFS's levels and parents do on its first level, set on the device.
+  const Index n = 1 << 17, sources = 6000;
+  const grb::Matrix<std::int32_t> a = random_rows(n, sources, 20, 21);
+  const auto start = [&](const grb::Matrix<std::int32_t>& matrix) {
+    const Backend backend = matrix.backend();
+    Level level{grb::Vector<Index>(n, Backend::cpu), grb::Vector<Index>(n, backend),
+                grb::Vector<std::int32_t>(n, backend)};
+    for (Index k = 0; k < sources; ++k) level.q.set_element(k, 1000 + k);
+    level.q = level.q.to(backend);
+    level.parent.set_element(n - 1, 5);
+    level.visited.set_element(n - 1, 0);
+    return level;
+  };
+  Level want = start(a);
+  run_level(want, a, Deferral::none);
+  const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
+  Level got = start(a_cuda);
+  REQUIRE(got.visited.format() == grb::VectorFormat::sparse);
+  run_level(got, a_cuda, Deferral::behind);
+  check_same(want.parent, got.parent);
+  check_same(want.visited, got.visited);
+  check_same(want.q, got.q);
+  CHECK(want.q.nvals() > 50000);
+}
+
 TEST_CASE("cuda product: its result carries its entries' edges for the next push/pull choice") {
   if (skip_without_cuda()) return;
   const Index n = 1 << 17;
@@ -507,7 +535,8 @@ LateSearch late_search(const grb::Matrix<std::int32_t>& a, Index source, int int
     grb::vxm(next, search.level, grb::no_accum, grb::any_secondi<Index>{}, q, a, unvisited(
                  grb::MxvStrategy::automatic));
     // From the third level on, the push queues behind the one that makes q, still in flight.
-    // (The first level's assigns complete its push: their targets are sparse until then.)
+    // (On these short rows the first level's push is left pending, and its assigns, whose
+    // targets are sparse until then, complete it.)
     if (cuda && depth > 2 && depth != interrupt + 1) {
       CHECK(grb::detail::pending_work() != nullptr);
       CHECK(grb::detail::deferred_state.launched.size() == 1);

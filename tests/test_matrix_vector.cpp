@@ -86,6 +86,39 @@ TEST_CASE("a matrix marked symmetric is its own transpose until its entries chan
   }
 }
 
+TEST_CASE("vector set_element: a first entry, a new one and an overwrite, counted once") {
+  // On cuda a dense vector's element and an empty vector's first one are written by a kernel,
+  // the count changing on the device; the other cases go through the host.
+  GRB_FOR_EACH_BACKEND(backend) {
+    grb::Vector<std::int64_t> big(1000, backend);
+    big.set_element(999, -5);
+    CHECK(big.format() == grb::VectorFormat::sparse);
+    CHECK(big.nvals() == 1);
+    big.set_element(3, 7);  // a sparse vector's second entry, in order
+    CHECK(big.extract_element(3) == 7);
+    big.make_dense();
+    big.set_element(999, 11);  // an overwrite: no new entry
+    big.set_element(500, 12);
+    big.set_element(500, 13);
+    CHECK(big.nvals() == 3);
+    CHECK(big.extract_element(999) == 11);
+    CHECK(big.extract_element(500) == 13);
+    CHECK(big.extract_element(3) == 7);
+    // A size below dense_ratio is stored dense from its first entry.
+    grb::Vector<double> tiny(4, backend);
+    tiny.set_element(2, 0.5);
+    CHECK(tiny.format() == grb::VectorFormat::dense);
+    tiny.set_element(0, 1.5);
+    CHECK(tiny.nvals() == 2);
+    std::vector<grb::Index> indices;
+    std::vector<double> values;
+    tiny.extract_tuples(indices, values);
+    CHECK(indices == std::vector<grb::Index>{0, 2});
+    CHECK(values == std::vector<double>{1.5, 0.5});
+    CHECK_THROWS_AS(tiny.set_element(4, 1.0), grb::IndexOutOfBounds);
+  }
+}
+
 TEST_CASE("vector formats convert by density and keep their entries") {
   GRB_FOR_EACH_BACKEND(backend) {
     grb::Vector<float> v(100, backend);

@@ -48,6 +48,16 @@ void dense_to_sparse_cuda(std::size_t element_bytes, Index size, Index nvals,
 /// same entries sorted by index, in sorted_indices and sorted_values.
 void sort_entries_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
                        const void* values, Index* sorted_indices, void* sorted_values);
+// Vector::set_element on the GPU without a copy or a wait: one single-thread kernel that takes
+// the value by its bytes (element_bytes of `value`) as a parameter.
+/// values[i] = value and present[i] = 1, adding 1 to *nvals_change where i was absent.
+void set_dense_element_cuda(std::size_t element_bytes, void* values, std::uint8_t* present,
+                            Index i, const void* value, std::int64_t* nvals_change);
+/// indices[0] = i and values[0] = value: the first entry of an empty sparse vector.
+void set_first_element_cuda(std::size_t element_bytes, Index* indices, void* values, Index i,
+                            const void* value);
+/// Zeroes `bytes` bytes of device memory, in stream order.
+void zero_device_bytes(void* pointer, std::size_t bytes);
 }  // namespace detail
 
 template <class T>
@@ -199,20 +209,23 @@ class Vector {
   /// presence through these pointers and add the change in the entry count to *nvals_change (a
   /// device counter, zero when first handed out). nvals() reads the counter back only when it is
   /// next asked, so a chain of in-place updates (a BFS level's assigns) costs no host round
-  /// trip. The vector must be dense; a new counter comes from `make_counter` (which must return
-  /// one zeroed int64 on this vector's backend) unless one is already pending.
+  /// trip. The vector must be dense.
   struct DenseUpdate {
     T* values;
     std::uint8_t* present;
     std::int64_t* nvals_change;
   };
-  template <class MakeCounter>
-  DenseUpdate update_dense(MakeCounter&& make_counter) {
+  DenseUpdate update_dense() {
     detail::complete_deferred();
     if (format_ != VectorFormat::dense)
       throw InvalidValue("update_dense: the vector is not stored dense");
     edges_rows_ = nullptr;
-    if (nvals_change_.empty()) nvals_change_ = make_counter();
+    if (nvals_change_.empty()) {
+      detail::Array<std::int64_t> counter(1, backend());
+      if (backend() == Backend::cpu) counter[0] = 0;
+      else detail::zero_device_bytes(counter.data(), sizeof(std::int64_t));
+      nvals_change_ = std::move(counter);
+    }
     return {values_.data(), present_.data(), nvals_change_.data()};
   }
 
@@ -389,6 +402,24 @@ template <class T>
 void Vector<T>::set_element(Index i, T value) {
   check_index(i, "set_element");
   if (backend() != Backend::cpu) {
+    // Written on the device by one launch, with nothing copied or waited for, where the vector
+    // is dense (its count changes in place: update_dense) or empty: a BFS's setup.
+    detail::complete_deferred();
+    if (format_ == VectorFormat::dense) {
+      const DenseUpdate update = update_dense();
+      detail::set_dense_element_cuda(sizeof(T), update.values, update.present, i, &value,
+                                     update.nvals_change);
+      return;
+    }
+    if (nvals_ == 0) {
+      detail::Array<Index> indices(1, backend());
+      detail::Array<T> values(1, backend());
+      detail::set_first_element_cuda(sizeof(T), indices.data(), values.data(), i, &value);
+      adopt_sparse(std::move(indices), std::move(values));
+      settle_format();
+      return;
+    }
+    // A sparse vector's entry is inserted in order on the host.
     Vector host = to(Backend::cpu);
     host.set_element(i, value);
     *this = host.to(backend());

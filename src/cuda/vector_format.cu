@@ -1,11 +1,12 @@
 // Vector format conversions on the GPU: sparse (sorted indices + values) <-> dense (values +
-// presence bytes), and the sort of a jumbled sparse vector. Values are moved as raw words of
-// their size, so one instantiation per size serves every value type.
+// presence bytes), the sort of a jumbled sparse vector, and set_element's single stores. Values
+// are moved as raw words of their size, so one instantiation per size serves every value type.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "grb/cuda/launch.cuh"
 #include "grb/vector.hpp"
@@ -91,7 +92,47 @@ void sort_by_bitmap(Index size, Index nvals, const Index* indices, const Word* v
   GRB_CUDA_CHECK_LAUNCH();
 }
 
+template <class Word>
+__global__ void store_dense_element(Index i, Word value, Word* values, std::uint8_t* present,
+                                    std::int64_t* nvals_change) {
+  if (!present[i]) ++*nvals_change;  // one thread, in stream order with the counter's readers
+  present[i] = 1;
+  values[i] = value;
+}
+
+template <class Word>
+__global__ void store_first_entry(Index i, Word value, Index* indices, Word* values) {
+  indices[0] = i;
+  values[0] = value;
+}
+
 }  // namespace
+
+void set_dense_element_cuda(std::size_t element_bytes, void* values, std::uint8_t* present,
+                            Index i, const void* value, std::int64_t* nvals_change) {
+  using namespace grb::cuda::detail;
+  dispatch_element_size(element_bytes, "set_element", [&](auto word) {
+    using Word = decltype(word);
+    std::memcpy(&word, value, sizeof word);
+    store_dense_element<<<1, 1>>>(i, word, static_cast<Word*>(values), present, nvals_change);
+    GRB_CUDA_CHECK_LAUNCH();
+  });
+}
+
+void set_first_element_cuda(std::size_t element_bytes, Index* indices, void* values, Index i,
+                            const void* value) {
+  using namespace grb::cuda::detail;
+  dispatch_element_size(element_bytes, "set_element", [&](auto word) {
+    using Word = decltype(word);
+    std::memcpy(&word, value, sizeof word);
+    store_first_entry<<<1, 1>>>(i, word, indices, static_cast<Word*>(values));
+    GRB_CUDA_CHECK_LAUNCH();
+  });
+}
+
+void zero_device_bytes(void* pointer, std::size_t bytes) {
+  if (bytes > 0) GRB_CUDA_CHECK(cudaMemsetAsync(pointer, 0, bytes, 0));
+}
 
 void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
                           const void* values, void* dense_values, std::uint8_t* present) {

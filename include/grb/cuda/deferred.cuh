@@ -207,11 +207,7 @@ bool fuse_assign_into_push(Vector<W>& w, const Mask& mask, const Vector<S>* sour
   if (!source && sizeof(W) > sizeof(FusedAssign::scalar_words)) return false;
   const grb::detail::DeferredHold hold;  // w is not written by the push: reading it is safe
   if (w.format() != VectorFormat::dense) return false;
-  const auto update = w.update_dense([] {
-    auto counter = device_array<std::int64_t>(1);
-    fill_zero(counter.data(), 1);
-    return counter;
-  });
+  const auto update = w.update_dense();
   push->fused_objects[push->fused.count] = &w;
   FusedAssign& fused = push->fused.targets[push->fused.count++];
   fused.values = update.values;

@@ -28,6 +28,15 @@ inline unsigned blocks_for(std::uint64_t items) {
   return static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks);
 }
 
+/// Blocks for work of at most `items` items whose real count the kernel reads on the device
+/// (a product's output bound): at most 4096, the whole-block strides covering the rest, so a
+/// loose bound does not launch a grid of idle blocks.
+inline unsigned blocks_for_bound(std::uint64_t items) {
+  constexpr unsigned most = 4096;
+  const unsigned blocks = blocks_for(items);
+  return blocks < most ? blocks : most;
+}
+
 /// A device buffer from the pool (released back to it at scope exit).
 template <class T>
 using DeviceArray = grb::detail::Array<T>;

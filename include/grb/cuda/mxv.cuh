@@ -174,31 +174,49 @@ struct FoundEdges {
 /// A stopping pull's output list, beside its dense result (null indices: none): the found outputs
 /// in any order, their slots taken from the claim stamps' count as a push's claimers take theirs.
 /// A level that finds few outputs is then read as a list (a sparse result adopted as it is, and
-/// assigns that walk it) rather than by passes over every position.
+/// assigns that walk it) rather than by passes over every position. The list holds `capacity`
+/// entries, size / dense_ratio: a result that finds more is stored dense, so its list is never
+/// read, and its outputs past the capacity are only counted (a kron22 level of 2 M outputs then
+/// writes 2 MB of list, not 32).
 template <class Z>
 struct PullList {
   Index* indices = nullptr;
   Z* values = nullptr;
   ClaimStamps stamps{};
+  unsigned long long capacity = 0;
 
-  /// One step of a block: every thread calls it, found or not; one atomic per block and step.
-  __device__ void append(bool found, Index o, const Z& value) const {
+  /// One step of a block: every thread calls it with its Items outputs, found or not; one atomic
+  /// per block and step.
+  template <unsigned Items>
+  __device__ void append(const bool (&found)[Items], const Index (&o)[Items],
+                         const Z (&value)[Items]) const {
     using Scan = cub::BlockScan<unsigned, block_threads>;
     __shared__ typename Scan::TempStorage storage;
     __shared__ unsigned long long first;
-    unsigned rank = 0, total = 0;
-    Scan(storage).ExclusiveSum(found ? 1u : 0u, rank, total);
+    unsigned flags[Items], ranks[Items], total = 0;
+#pragma unroll
+    for (unsigned r = 0; r < Items; ++r) flags[r] = found[r] ? 1u : 0u;
+    Scan(storage).ExclusiveSum(flags, ranks, total);
     if (threadIdx.x == 0 && total > 0) first = take_slots(stamps, total);
     __syncthreads();
-    if (found) {
-      indices[first + rank] = o;
-      values[first + rank] = value;
+#pragma unroll
+    for (unsigned r = 0; r < Items; ++r) {
+      if (found[r] && first + ranks[r] < capacity) {
+        indices[first + ranks[r]] = o[r];
+        values[first + ranks[r]] = value[r];
+      }
     }
     __syncthreads();  // `storage` and `first` are the next step's
   }
 };
 
-template <class Z, class A, class U, class M, class Add, class Prod>
+/// Outputs per thread and step of pull_thread_per_row (block_threads apart). Their masks, row
+/// bounds and first entries are loaded together, so that a thread's outputs cost one chain of
+/// dependent loads, not one each: where most outputs are masked out or found at their first
+/// entry (a BFS's last pull levels), that chain is the pull's time.
+inline constexpr unsigned pull_rows_per_thread = 4;
+
+template <unsigned Rows, class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
                                     const std::uint8_t* u_present, VectorMaskView<M> mask,
                                     Add add, Prod product, Z* t_values, std::uint8_t* t_present,
@@ -208,29 +226,67 @@ __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
   const BlockCount counter{&block_count, t_count};
   counter.start();
   // Whole-block strides: every thread of a block takes the same steps (PullList::append).
-  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
-  for (std::uint64_t base = std::uint64_t(blockIdx.x) * blockDim.x; base < rows.nrows;
-       base += stride) {
-    const Index o = static_cast<Index>(base + threadIdx.x);
-    const bool valid = base + threadIdx.x < rows.nrows;
-    bool found = false;
-    Z sum{};
-    if (valid && mask.allows(o)) {
-      for (Offset e = rows.row_offsets[o]; e < rows.row_offsets[o + 1]; ++e) {
+  const std::uint64_t tile = std::uint64_t(blockDim.x) * Rows;
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * tile;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * tile; base < rows.nrows; base += stride) {
+    Index o[Rows];
+    bool valid[Rows];
+    RowBounds row[Rows];
+#pragma unroll
+    for (unsigned r = 0; r < Rows; ++r) {
+      const std::uint64_t position = base + std::uint64_t(r) * blockDim.x + threadIdx.x;
+      valid[r] = position < rows.nrows;
+      o[r] = static_cast<Index>(valid[r] ? position : 0);
+    }
+#pragma unroll
+    for (unsigned r = 0; r < Rows; ++r) {
+      row[r] = valid[r] && mask.allows(o[r])
+                   ? RowBounds{rows.row_offsets[o[r]], rows.row_offsets[o[r] + 1]}
+                   : RowBounds{0, 0};
+    }
+    // Each row's first entry, its input's presence, and its edges in the push matrix (summed
+    // if found), all rows at once.
+    Index first[Rows];
+    RowBounds edge_row[Rows];
+#pragma unroll
+    for (unsigned r = 0; r < Rows; ++r) {
+      const bool entries = row[r].begin < row[r].end;
+      first[r] = entries ? rows.col_indices[row[r].begin] : 0;
+      edge_row[r] = entries ? edges.bounds(o[r]) : RowBounds{0, 0};
+    }
+    bool found[Rows];
+    Z sum[Rows];
+#pragma unroll
+    for (unsigned r = 0; r < Rows; ++r)
+      found[r] = row[r].begin < row[r].end && (!u_present || u_present[first[r]]);
+#pragma unroll
+    for (unsigned r = 0; r < Rows; ++r) {
+      sum[r] = Z{};
+      if (row[r].begin == row[r].end) continue;
+      if (found[r]) {
+        sum[r] = static_cast<Z>(product(rows.values[row[r].begin],
+                                        input_at<Prod>(u_values, first[r]), o[r], first[r]));
+        if (grb::detail::is_terminal(add, sum[r])) continue;
+      }
+      for (Offset e = row[r].begin + 1; e < row[r].end; ++e) {
         const Index k = rows.col_indices[e];
         if (u_present && !u_present[k]) continue;
-        const Z term = static_cast<Z>(product(rows.values[e], input_at<Prod>(u_values, k), o, k));
-        sum = found ? static_cast<Z>(add(sum, term)) : term;
-        found = true;
-        if (grb::detail::is_terminal(add, sum)) break;
+        const Z term =
+            static_cast<Z>(product(rows.values[e], input_at<Prod>(u_values, k), o[r], k));
+        sum[r] = found[r] ? static_cast<Z>(add(sum[r], term)) : term;
+        found[r] = true;
+        if (grb::detail::is_terminal(add, sum[r])) break;
       }
     }
     if (list.indices) list.append(found, o, sum);  // the same for the whole grid
-    if (!valid) continue;
-    t_present[o] = found ? 1 : 0;
-    t_values[o] = found ? sum : Z{};
-    counter.count_found(found);
-    if (found) edges.found(o);
+#pragma unroll
+    for (unsigned r = 0; r < Rows; ++r) {
+      if (!valid[r]) continue;
+      t_present[o[r]] = found[r] ? 1 : 0;
+      t_values[o[r]] = found[r] ? sum[r] : Z{};
+      counter.count_found(found[r]);
+      if (found[r]) edges.found(edge_row[r]);
+    }
   }
   counter.flush();
   edges.flush();
@@ -284,7 +340,12 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
         }
       }
     }
-    if (list.indices) list.append(lane == 0 && found, o, sum);  // the same for the whole grid
+    if (list.indices) {  // the same for the whole grid
+      const bool listed[1] = {lane == 0 && found};
+      const Index outputs[1] = {o};
+      const Z values[1] = {sum};
+      list.append(listed, outputs, values);
+    }
     if (lane == 0 && position < rows.nrows) {
       t_present[o] = found ? 1 : 0;
       t_values[o] = found ? sum : Z{};
@@ -581,7 +642,9 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
         t.present.data(), counter, edges, published, list);
   } else {
-    pull_thread_per_row<Z><<<blocks_for(rows.nrows), block_threads>>>(
+    constexpr unsigned per_thread = pull_rows_per_thread;
+    pull_thread_per_row<per_thread, Z>
+        <<<blocks_for((std::uint64_t(rows.nrows) + per_thread - 1) / per_thread), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
         t.present.data(), counter, edges, published, list);
   }
@@ -964,14 +1027,6 @@ inline unsigned row_lanes(Offset longest) {
   return lanes;
 }
 
-/// Blocks for an expansion of about `edges` edges: enough to fill the GPU at most, and a
-/// grid-stride loop covers whatever the estimate misses.
-inline unsigned expansion_blocks(double edges) {
-  constexpr double most = 4096;
-  const double blocks = edges / block_threads + 1;
-  return static_cast<unsigned>(blocks < most ? blocks : most);
-}
-
 /// A push of at most this many edges (by the longest-row bound) is expanded by
 /// push_claim_any_small, whose blocks each repeat the scan of the input's row lengths.
 inline constexpr Offset small_push_edges = Offset{1} << 16;
@@ -1001,7 +1056,7 @@ class PushAnySparse final : public PendingPush {
     const Offset edges =
         input.edges_at_most(std::min<Offset>(Offset(count_) * longest_row, rows.nvals()));
     take_output(edges);
-    blocks_ = expansion_blocks(double(edges));
+    blocks_ = blocks_for_bound(edges);
     small_ = !input.scanned() && count_ <= block_scan_inputs && edges <= small_push_edges;
     if (by_row_) blocks_ = blocks_for(std::uint64_t(count_) * lanes_);
     else if (!small_) input.starts();  // the scan (its launches) now; no read-back
@@ -1025,7 +1080,7 @@ class PushAnySparse final : public PendingPush {
     take_output(std::min<Offset>(Offset(count_) * longest_row, rows.nvals()));
     // Sized by the bound, so capped: the grid-stride loop covers the rest, and every block costs
     // its tally and an atomic at the end even when the real count leaves it idle.
-    blocks_ = expansion_blocks(double(count_) * lanes_);
+    blocks_ = blocks_for_bound(std::uint64_t(count_) * lanes_);
   }
 
   /// At most small_push_edges edges (by the bound): a few microseconds of work.
@@ -1148,8 +1203,8 @@ class PendingPull final : public PendingPush {
 
   PendingPull(Vector<W>& w, const void* input_vector, const Offset* edge_rows)
       : w_(w),
-        indices_(device_array<Index>(w.size())),
-        values_(device_array<W>(w.size())),
+        indices_(device_array<Index>(list_capacity(w.size()))),
+        values_(device_array<W>(list_capacity(w.size()))),
         t(w.size()),
         stamps(claim_stamps(w.size())) {
     output = &w;
@@ -1161,7 +1216,11 @@ class PendingPull final : public PendingPush {
     device_output.dense_values = t.values.data();
   }
 
-  PullList<W> list() { return {indices_.data(), values_.data(), stamps}; }
+  PullList<W> list() { return {indices_.data(), values_.data(), stamps, indices_.size()}; }
+
+  /// Room for every result stored sparse (count * dense_ratio <= size); at least one entry, so
+  /// that the list exists.
+  static Index list_capacity(Index size) { return std::max<Index>(size / dense_ratio, 1); }
 
   void finish() override {
     const Published published = await_count(stamps);  // no copy, no stream synchronization
@@ -1340,8 +1399,10 @@ bool chained_push(Vector<W>& w, const Mask& mask, const Semiring& semiring, cons
     return false;
   }
   auto* source = dynamic_cast<PendingPush*>(grb::detail::newest_work());
+  // Not behind a pull: its list holds its outputs only when they are few (PullList).
   if (!source || source->output != static_cast<const void*>(&u) ||
-      !source->device_output.indices || *source->value_type != typeid(U))
+      !source->device_output.indices || source->device_output.present ||
+      *source->value_type != typeid(U))
     return false;
   // u, the source's result, is stale on the host: it is read only through device_output. w and
   // the mask must not be replaced by deferred work (targets it updates in place are fine: their

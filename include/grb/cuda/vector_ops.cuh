@@ -4,6 +4,7 @@
 // the shared write-back. Semantics are the cpu backend's (grb/cpu/*.hpp).
 #pragma once
 
+#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
@@ -154,6 +155,15 @@ __global__ void assign_vector_kernel(Index size, VectorView<W> old, const std::u
   }
 }
 
+/// Positions per thread and step of assign_in_place_kernel (block_threads apart): their loads
+/// go out together, so a thread's positions cost one chain of dependent loads, not one each.
+inline constexpr unsigned assign_items_per_thread = 4;
+
+/// Blocks of assign_in_place_kernel for `items` positions.
+inline unsigned assign_blocks(std::uint64_t items) {
+  return blocks_for((items + assign_items_per_thread - 1) / assign_items_per_thread);
+}
+
 /// w<structural mask>(all) = source, in place: only the mask's positions change (each set to
 /// the source's entry, or removed where the source has none), and the change in w's entry count
 /// is left on the device for nvals() to read when asked. The mask's entries are walked in their
@@ -168,6 +178,7 @@ __global__ void assign_in_place_kernel(VectorView<M> mask, VectorView<S> source,
                                        bool source_is_mask, S scalar_value, W* values,
                                        std::uint8_t* present, std::int64_t* nvals_change,
                                        const unsigned long long* mask_count) {
+  constexpr unsigned Items = assign_items_per_thread;
   bool dense = mask.dense;
   std::uint64_t items = dense ? mask.size : mask.nvals;
   if (mask_count) {
@@ -175,41 +186,58 @@ __global__ void assign_in_place_kernel(VectorView<M> mask, VectorView<S> source,
     if (dense && mask.indices && count * dense_ratio <= mask.size) dense = false;
     if (!dense && count < items) items = count;
   }
-  // Whole-block strides: every thread reaches the block counts below.
-  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
-  for (std::uint64_t base = std::uint64_t(blockIdx.x) * blockDim.x; base < items; base += stride) {
-    const std::uint64_t position = base + threadIdx.x;
-    bool added = false, removed = false;
-    if (position < items) {
-      const Index i = dense ? static_cast<Index>(position) : mask.indices[position];
-      const bool had = present[i] != 0;
-      if (!dense || mask.present[i]) {
+  // Whole-block strides: every thread reaches the block sum below.
+  const std::uint64_t tile = std::uint64_t(blockDim.x) * Items;
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * tile;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * tile; base < items; base += stride) {
+    std::uint64_t position[Items];
+    Index at[Items];
+    bool valid[Items], had[Items], in[Items];
+#pragma unroll
+    for (unsigned r = 0; r < Items; ++r) {
+      position[r] = base + std::uint64_t(r) * blockDim.x + threadIdx.x;
+      valid[r] = position[r] < items;
+      at[r] = !valid[r] ? 0 : dense ? static_cast<Index>(position[r]) : mask.indices[position[r]];
+    }
+#pragma unroll
+    for (unsigned r = 0; r < Items; ++r) {
+      had[r] = valid[r] && present[at[r]] != 0;
+      in[r] = valid[r] && (!dense || mask.present[at[r]]);
+    }
+    int change = 0;
+#pragma unroll
+    for (unsigned r = 0; r < Items; ++r) {
+      if (!valid[r]) continue;
+      const Index i = at[r];
+      if (in[r]) {
         S value = scalar_value;
         bool has = true;
         if constexpr (std::is_same_v<M, S>) {
-          if (source_is_mask) value = dense ? mask.values[i] : source.values[position];
+          if (source_is_mask) value = dense ? mask.values[i] : source.values[position[r]];
           else if (!scalar) has = source.find(i, value);
         } else if (!scalar) {
           has = source.find(i, value);
         }
         present[i] = has ? 1 : 0;
         values[i] = has ? static_cast<W>(value) : W{};
-        added = has && !had;
-        removed = had && !has;
+        change += int(has && !had[r]) - int(had[r] && !has);
       } else {
         // A dense mask's other positions are stored back (absent values as zero), so that the
         // warp's stores cover whole sectors: with the stores of the masked positions alone, this
         // kernel took 5.6x the time of a full write-back pass on a kron22 level (ncu), though it
         // moves no more bytes.
         const W old = values[i];
-        present[i] = had ? 1 : 0;
-        values[i] = had ? old : W{};
+        present[i] = had[r] ? 1 : 0;
+        values[i] = had[r] ? old : W{};
       }
     }
-    const int change = __syncthreads_count(added) - __syncthreads_count(removed);
-    if (threadIdx.x == 0 && change != 0)
+    using Reduce = cub::BlockReduce<int, block_threads>;
+    __shared__ typename Reduce::TempStorage storage;
+    const int block_change = Reduce(storage).Sum(change);
+    if (threadIdx.x == 0 && block_change != 0)
       atomicAdd(reinterpret_cast<unsigned long long*>(nvals_change),
-                static_cast<unsigned long long>(static_cast<std::int64_t>(change)));
+                static_cast<unsigned long long>(static_cast<std::int64_t>(block_change)));
+    __syncthreads();  // `storage` is the next step's
   }
 }
 
@@ -228,11 +256,7 @@ void assign_in_place(Vector<W>& w, const Mask& mask, const Vector<S>* source, S 
   // Dense first (once: later assigns find it dense); the mask and source may be w itself, so
   // their views are taken after.
   w.make_dense();
-  const auto update = w.update_dense([] {
-    auto counter = device_array<std::int64_t>(1);
-    fill_zero(counter.data(), 1);
-    return counter;
-  });
+  const auto update = w.update_dense();
   const auto mask_view = entries_of(mask);
   const std::uint64_t items = mask_view.dense ? mask.size() : mask_view.nvals;
   if (items == 0) return;
@@ -241,7 +265,7 @@ void assign_in_place(Vector<W>& w, const Mask& mask, const Vector<S>* source, S 
   VectorView<S> source_view;
   // The mask's own entries need no search (nor a sort); another source is searched.
   if (source) source_view = source_is_mask ? entries_of(*source) : view_of(*source);
-  assign_in_place_kernel<W><<<blocks_for(items), block_threads>>>(
+  assign_in_place_kernel<W><<<assign_blocks(items), block_threads>>>(
       mask_view, source_view, source == nullptr, source_is_mask, scalar_value, update.values,
       update.present, update.nvals_change, nullptr);
   GRB_CUDA_CHECK_LAUNCH();
@@ -262,12 +286,11 @@ bool assign_behind_push(Vector<W>& w, const Vector<M>& mask, const Vector<S>* so
   if (!assign_follows_push(*push, w, mask, source)) return false;
   if (typeid(M) != *push->value_type) return false;
   const grb::detail::DeferredHold hold;  // w is not written by the push: reading it is safe
-  if (w.format() != VectorFormat::dense) return false;
-  const auto update = w.update_dense([] {
-    auto counter = device_array<std::int64_t>(1);
-    fill_zero(counter.data(), 1);
-    return counter;
-  });
+  // A sparse target (a BFS's levels on its first level) is made dense behind the push: the push
+  // may read the old arrays (as its mask), but its kernels are already queued, and the arrays
+  // are freed in stream order after them.
+  w.make_dense();
+  const auto update = w.update_dense();
   const auto& output = push->device_output;
   // A push's list (its count on the device), or a pull's result: dense, and listed.
   VectorView<M> list;
@@ -286,9 +309,8 @@ bool assign_behind_push(Vector<W>& w, const Vector<M>& mask, const Vector<S>* so
     if constexpr (std::is_same_v<S, M>) source_view = list;  // read in list order
   }
   if (output.capacity == 0) return true;
-  // Sized by the bound, so capped: the whole-block strides cover the rest.
-  const unsigned blocks = mask_view.dense ? blocks_for(w.size())
-                                          : std::min(blocks_for(output.capacity), 4096u);
+  const unsigned blocks =
+      mask_view.dense ? assign_blocks(w.size()) : blocks_for_bound(output.capacity);
   assign_in_place_kernel<W><<<blocks, block_threads>>>(
       mask_view, source_view, source == nullptr, source != nullptr, scalar_value, update.values,
       update.present, update.nvals_change, output.count);
