@@ -185,38 +185,24 @@ struct PullList {
   ClaimStamps stamps{};
   unsigned long long capacity = 0;
 
-  /// One step of a block: every thread calls it with its Items outputs, found or not; one atomic
-  /// per block and step.
-  template <unsigned Items>
-  __device__ void append(const bool (&found)[Items], const Index (&o)[Items],
-                         const Z (&value)[Items]) const {
+  /// One step of a block: every thread calls it, found or not; one atomic per block and step.
+  __device__ void append(bool found, Index o, const Z& value) const {
     using Scan = cub::BlockScan<unsigned, block_threads>;
     __shared__ typename Scan::TempStorage storage;
     __shared__ unsigned long long first;
-    unsigned flags[Items], ranks[Items], total = 0;
-#pragma unroll
-    for (unsigned r = 0; r < Items; ++r) flags[r] = found[r] ? 1u : 0u;
-    Scan(storage).ExclusiveSum(flags, ranks, total);
+    unsigned rank = 0, total = 0;
+    Scan(storage).ExclusiveSum(found ? 1u : 0u, rank, total);
     if (threadIdx.x == 0 && total > 0) first = take_slots(stamps, total);
     __syncthreads();
-#pragma unroll
-    for (unsigned r = 0; r < Items; ++r) {
-      if (found[r] && first + ranks[r] < capacity) {
-        indices[first + ranks[r]] = o[r];
-        values[first + ranks[r]] = value[r];
-      }
+    if (found && first + rank < capacity) {
+      indices[first + rank] = o;
+      values[first + rank] = value;
     }
     __syncthreads();  // `storage` and `first` are the next step's
   }
 };
 
-/// Outputs per thread and step of pull_thread_per_row (block_threads apart). Their masks, row
-/// bounds and first entries are loaded together, so that a thread's outputs cost one chain of
-/// dependent loads, not one each: where most outputs are masked out or found at their first
-/// entry (a BFS's last pull levels), that chain is the pull's time.
-inline constexpr unsigned pull_rows_per_thread = 4;
-
-template <unsigned Rows, class Z, class A, class U, class M, class Add, class Prod>
+template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
                                     const std::uint8_t* u_present, VectorMaskView<M> mask,
                                     Add add, Prod product, Z* t_values, std::uint8_t* t_present,
@@ -226,67 +212,29 @@ __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
   const BlockCount counter{&block_count, t_count};
   counter.start();
   // Whole-block strides: every thread of a block takes the same steps (PullList::append).
-  const std::uint64_t tile = std::uint64_t(blockDim.x) * Rows;
-  const std::uint64_t stride = std::uint64_t(gridDim.x) * tile;
-  for (std::uint64_t base = std::uint64_t(blockIdx.x) * tile; base < rows.nrows; base += stride) {
-    Index o[Rows];
-    bool valid[Rows];
-    RowBounds row[Rows];
-#pragma unroll
-    for (unsigned r = 0; r < Rows; ++r) {
-      const std::uint64_t position = base + std::uint64_t(r) * blockDim.x + threadIdx.x;
-      valid[r] = position < rows.nrows;
-      o[r] = static_cast<Index>(valid[r] ? position : 0);
-    }
-#pragma unroll
-    for (unsigned r = 0; r < Rows; ++r) {
-      row[r] = valid[r] && mask.allows(o[r])
-                   ? RowBounds{rows.row_offsets[o[r]], rows.row_offsets[o[r] + 1]}
-                   : RowBounds{0, 0};
-    }
-    // Each row's first entry, its input's presence, and its edges in the push matrix (summed
-    // if found), all rows at once.
-    Index first[Rows];
-    RowBounds edge_row[Rows];
-#pragma unroll
-    for (unsigned r = 0; r < Rows; ++r) {
-      const bool entries = row[r].begin < row[r].end;
-      first[r] = entries ? rows.col_indices[row[r].begin] : 0;
-      edge_row[r] = entries ? edges.bounds(o[r]) : RowBounds{0, 0};
-    }
-    bool found[Rows];
-    Z sum[Rows];
-#pragma unroll
-    for (unsigned r = 0; r < Rows; ++r)
-      found[r] = row[r].begin < row[r].end && (!u_present || u_present[first[r]]);
-#pragma unroll
-    for (unsigned r = 0; r < Rows; ++r) {
-      sum[r] = Z{};
-      if (row[r].begin == row[r].end) continue;
-      if (found[r]) {
-        sum[r] = static_cast<Z>(product(rows.values[row[r].begin],
-                                        input_at<Prod>(u_values, first[r]), o[r], first[r]));
-        if (grb::detail::is_terminal(add, sum[r])) continue;
-      }
-      for (Offset e = row[r].begin + 1; e < row[r].end; ++e) {
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * blockDim.x; base < rows.nrows;
+       base += stride) {
+    const Index o = static_cast<Index>(base + threadIdx.x);
+    const bool valid = base + threadIdx.x < rows.nrows;
+    bool found = false;
+    Z sum{};
+    if (valid && mask.allows(o)) {
+      for (Offset e = rows.row_offsets[o]; e < rows.row_offsets[o + 1]; ++e) {
         const Index k = rows.col_indices[e];
         if (u_present && !u_present[k]) continue;
-        const Z term =
-            static_cast<Z>(product(rows.values[e], input_at<Prod>(u_values, k), o[r], k));
-        sum[r] = found[r] ? static_cast<Z>(add(sum[r], term)) : term;
-        found[r] = true;
-        if (grb::detail::is_terminal(add, sum[r])) break;
+        const Z term = static_cast<Z>(product(rows.values[e], input_at<Prod>(u_values, k), o, k));
+        sum = found ? static_cast<Z>(add(sum, term)) : term;
+        found = true;
+        if (grb::detail::is_terminal(add, sum)) break;
       }
     }
     if (list.indices) list.append(found, o, sum);  // the same for the whole grid
-#pragma unroll
-    for (unsigned r = 0; r < Rows; ++r) {
-      if (!valid[r]) continue;
-      t_present[o[r]] = found[r] ? 1 : 0;
-      t_values[o[r]] = found[r] ? sum[r] : Z{};
-      counter.count_found(found[r]);
-      if (found[r]) edges.found(edge_row[r]);
-    }
+    if (!valid) continue;
+    t_present[o] = found ? 1 : 0;
+    t_values[o] = found ? sum : Z{};
+    counter.count_found(found);
+    if (found) edges.found(o);
   }
   counter.flush();
   edges.flush();
@@ -340,12 +288,7 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
         }
       }
     }
-    if (list.indices) {  // the same for the whole grid
-      const bool listed[1] = {lane == 0 && found};
-      const Index outputs[1] = {o};
-      const Z values[1] = {sum};
-      list.append(listed, outputs, values);
-    }
+    if (list.indices) list.append(lane == 0 && found, o, sum);  // the same for the whole grid
     if (lane == 0 && position < rows.nrows) {
       t_present[o] = found ? 1 : 0;
       t_values[o] = found ? sum : Z{};
@@ -642,9 +585,7 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
         t.present.data(), counter, edges, published, list);
   } else {
-    constexpr unsigned per_thread = pull_rows_per_thread;
-    pull_thread_per_row<per_thread, Z>
-        <<<blocks_for((std::uint64_t(rows.nrows) + per_thread - 1) / per_thread), block_threads>>>(
+    pull_thread_per_row<Z><<<blocks_for(rows.nrows), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
         t.present.data(), counter, edges, published, list);
   }
