@@ -15,7 +15,6 @@
 #pragma once
 
 #include <cooperative_groups.h>
-#include <cub/block/block_reduce.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -197,25 +196,6 @@ bool assign_follows_push(const PendingPush& push, const Vector<W>& w, const Mask
   return true;
 }
 
-/// w, dense, as a target written in place by a product's kernel or behind it: its arrays, its
-/// pending count, and the scalar it takes (no source) or the product's own values.
-template <class W, class S>
-FusedAssign fused_target(Vector<W>& w, const Vector<S>* source, S scalar) {
-  const auto update = w.update_dense();
-  FusedAssign fused{};
-  fused.values = update.values;
-  fused.present = update.present;
-  fused.nvals_change = update.nvals_change;
-  fused.bytes = sizeof(W);
-  fused.scalar = source == nullptr;
-  if (!source) {
-    const W value = static_cast<W>(scalar);
-    if constexpr (sizeof(W) <= sizeof(fused.scalar_words))
-      std::memcpy(fused.scalar_words, &value, sizeof(W));
-  }
-  return fused;
-}
-
 /// Fuses w<mask>(all) = source (or = scalar) into the pending push when it can (see the top of
 /// this file); false: nothing was done, and the caller runs the assign itself. The caller has
 /// checked the sizes and that the assign is in place (assigns_in_place).
@@ -227,132 +207,21 @@ bool fuse_assign_into_push(Vector<W>& w, const Mask& mask, const Vector<S>* sour
   if (!source && sizeof(W) > sizeof(FusedAssign::scalar_words)) return false;
   const grb::detail::DeferredHold hold;  // w is not written by the push: reading it is safe
   if (w.format() != VectorFormat::dense) return false;
+  const auto update = w.update_dense();
   push->fused_objects[push->fused.count] = &w;
-  push->fused.targets[push->fused.count++] = fused_target(w, source, scalar);
+  FusedAssign& fused = push->fused.targets[push->fused.count++];
+  fused.values = update.values;
+  fused.present = update.present;
+  fused.nvals_change = update.nvals_change;
+  fused.bytes = sizeof(W);
+  fused.scalar = source == nullptr;
+  if (!source) {
+    const W value = static_cast<W>(scalar);
+    fused.scalar_words[0] = fused.scalar_words[1] = 0;
+    if constexpr (sizeof(W) <= sizeof(fused.scalar_words))
+      std::memcpy(fused.scalar_words, &value, sizeof(W));
+  }
   return true;
 }
-
-/// target[i] stored back as it was (absent: zero bytes), so that a warp's stores cover whole
-/// sectors where only some of its positions change (see assign_in_place_kernel).
-__device__ inline void store_back(const FusedAssign& target, Index i, bool had) {
-  target.present[i] = had ? 1 : 0;
-  switch (target.bytes) {
-    case 1: { auto* v = static_cast<std::uint8_t*>(target.values); v[i] = had ? v[i] : 0; break; }
-    case 2: { auto* v = static_cast<std::uint16_t*>(target.values); v[i] = had ? v[i] : 0; break; }
-    case 4: { auto* v = static_cast<std::uint32_t*>(target.values); v[i] = had ? v[i] : 0; break; }
-    case 8: { auto* v = static_cast<std::uint64_t*>(target.values); v[i] = had ? v[i] : 0; break; }
-    default: {
-      auto* v = static_cast<unsigned char*>(target.values) + std::size_t(i) * target.bytes;
-      for (std::uint32_t b = 0; b < target.bytes; ++b) v[b] = had ? v[b] : 0;
-    }
-  }
-}
-
-/// Positions per thread and step of the in-place assign kernels (block_threads apart): their
-/// loads go out together, so a thread's positions cost one chain of dependent loads, not one
-/// each (vector_ops.cuh's assign_in_place_kernel too).
-inline constexpr unsigned assign_items_per_thread = 4;
-
-/// targets<output>(all) = output's values (or a scalar each), in place, behind the product that
-/// makes `output` (a BFS level's parents and levels): its list is walked when its count, read
-/// here, says the result is sparse (a pull's dense result beside it), else every position of
-/// the dense result. Each target's change in entries goes to its pending count.
-template <class M>
-__global__ void assigns_behind_kernel(PendingPush::DeviceOutput output, Index size,
-                                      const __grid_constant__ FusedAssigns targets) {
-  constexpr unsigned Items = assign_items_per_thread;
-  const std::uint64_t count = *output.count & 0xffffffffull;
-  const bool dense = output.present && count * dense_ratio > size;
-  const std::uint64_t items = dense ? size : std::min<std::uint64_t>(count, output.capacity);
-  const auto* list_values = static_cast<const M*>(output.values);
-  const auto* dense_values = static_cast<const M*>(output.dense_values);
-  // Whole-block strides: every thread reaches the block sums below.
-  const std::uint64_t tile = std::uint64_t(blockDim.x) * Items;
-  const std::uint64_t stride = std::uint64_t(gridDim.x) * tile;
-  for (std::uint64_t base = std::uint64_t(blockIdx.x) * tile; base < items; base += stride) {
-    Index at[Items];
-    bool valid[Items], in[Items];
-    M value[Items];
-    bool had[max_fused_assigns][Items];
-#pragma unroll
-    for (unsigned r = 0; r < Items; ++r) {
-      const std::uint64_t position = base + std::uint64_t(r) * blockDim.x + threadIdx.x;
-      valid[r] = position < items;
-      at[r] = !valid[r] ? 0 : dense ? static_cast<Index>(position) : output.indices[position];
-      in[r] = valid[r] && (!dense || output.present[at[r]]);
-      value[r] = !in[r] ? M{} : dense ? dense_values[at[r]] : list_values[position];
-    }
-#pragma unroll
-    for (int t = 0; t < max_fused_assigns; ++t)
-#pragma unroll
-      for (unsigned r = 0; r < Items; ++r)
-        had[t][r] = t < targets.count && valid[r] && targets.targets[t].present[at[r]] != 0;
-    int added[max_fused_assigns] = {};
-#pragma unroll
-    for (int t = 0; t < max_fused_assigns; ++t) {
-      if (t >= targets.count) break;  // the same for every thread
-      const FusedAssign& target = targets.targets[t];
-#pragma unroll
-      for (unsigned r = 0; r < Items; ++r) {
-        if (!valid[r]) continue;
-        if (!in[r]) {
-          store_back(target, at[r], had[t][r]);
-          continue;
-        }
-        target.present[at[r]] = 1;
-        if (target.scalar) store_scalar(target, at[r]);
-        else static_cast<M*>(target.values)[at[r]] = value[r];
-        added[t] += had[t][r] ? 0 : 1;
-      }
-    }
-    using Reduce = cub::BlockReduce<int, block_threads>;
-    __shared__ typename Reduce::TempStorage storage;
-#pragma unroll
-    for (int t = 0; t < max_fused_assigns; ++t) {
-      if (t >= targets.count) break;  // the same for every thread
-      const int block_added = Reduce(storage).Sum(added[t]);
-      if (threadIdx.x == 0 && block_added != 0)
-        atomicAdd(reinterpret_cast<unsigned long long*>(targets.targets[t].nvals_change),
-                  static_cast<unsigned long long>(block_added));
-      __syncthreads();  // `storage` is the next sum's
-    }
-  }
-}
-
-/// The assigns masked by a launched pull's result (a BFS level's parents and levels), queued
-/// until the next operation, so that both run as one kernel behind the pull: the pull's dense
-/// result is read once, and the second target's launch and passes are saved.
-class AssignsBehind : public grb::detail::Deferred {
- public:
-  PendingPush* product;  // launched: alive while this is pending (launched work finishes only
-                         // after the pending work is launched, grb/deferred.hpp)
-  FusedAssigns targets;
-  const void* objects[max_fused_assigns] = {};
-
-  explicit AssignsBehind(PendingPush& pull) : product(&pull) {}
-  bool writes(const void* object) const override {
-    for (int t = 0; t < targets.count; ++t)
-      if (object == objects[t]) return true;
-    return false;
-  }
-  bool replaces(const void*) const override { return false; }  // in place
-  void finish() override {}
-};
-
-template <class M>
-class TypedAssignsBehind final : public AssignsBehind {
- public:
-  using AssignsBehind::AssignsBehind;
-  void launch() override {
-    const PendingPush::DeviceOutput& output = product->device_output;
-    // A pull's every position, or a push's list (sized by a bound: the kernel reads the count).
-    const std::uint64_t threads =
-        ((output.present ? product->size : output.capacity) + assign_items_per_thread - 1) /
-        assign_items_per_thread;
-    const unsigned blocks = output.present ? blocks_for(threads) : blocks_for_bound(threads);
-    assigns_behind_kernel<M><<<blocks, block_threads>>>(output, product->size, targets);
-    GRB_CUDA_CHECK_LAUNCH();
-  }
-};
 
 }  // namespace grb::cuda::detail

@@ -155,6 +155,10 @@ __global__ void assign_vector_kernel(Index size, VectorView<W> old, const std::u
   }
 }
 
+/// Positions per thread and step of assign_in_place_kernel (block_threads apart): their loads
+/// go out together, so a thread's positions cost one chain of dependent loads, not one each.
+inline constexpr unsigned assign_items_per_thread = 4;
+
 /// Blocks of assign_in_place_kernel for `items` positions.
 inline unsigned assign_blocks(std::uint64_t items) {
   return blocks_for((items + assign_items_per_thread - 1) / assign_items_per_thread);
@@ -165,13 +169,23 @@ inline unsigned assign_blocks(std::uint64_t items) {
 /// is left on the device for nvals() to read when asked. The mask's entries are walked in their
 /// stored order; `source_is_mask`: the source is the (sparse) mask itself, so the value of the
 /// mask's entry at `position` is the source's there (a BFS's parents from its frontier).
+/// `mask_count`: where the mask's count is still only on the device (its low 32 bits; a sparse
+/// mask's nvals is then a bound), else null. A mask held both ways (dense, with `indices` listing
+/// its entries in any order: a pull's result) is walked as that list when its count says it is
+/// sparse; the mask's entry values are then the source's `values`, in list order.
 template <class W, class M, class S>
 __global__ void assign_in_place_kernel(VectorView<M> mask, VectorView<S> source, bool scalar,
                                        bool source_is_mask, S scalar_value, W* values,
-                                       std::uint8_t* present, std::int64_t* nvals_change) {
+                                       std::uint8_t* present, std::int64_t* nvals_change,
+                                       const unsigned long long* mask_count) {
   constexpr unsigned Items = assign_items_per_thread;
-  const bool dense = mask.dense;
-  const std::uint64_t items = dense ? mask.size : mask.nvals;
+  bool dense = mask.dense;
+  std::uint64_t items = dense ? mask.size : mask.nvals;
+  if (mask_count) {
+    const std::uint64_t count = *mask_count & 0xffffffffull;
+    if (dense && mask.indices && count * dense_ratio <= mask.size) dense = false;
+    if (!dense && count < items) items = count;
+  }
   // Whole-block strides: every thread reaches the block sum below.
   const std::uint64_t tile = std::uint64_t(blockDim.x) * Items;
   const std::uint64_t stride = std::uint64_t(gridDim.x) * tile;
@@ -253,46 +267,54 @@ void assign_in_place(Vector<W>& w, const Mask& mask, const Vector<S>* source, S 
   if (source) source_view = source_is_mask ? entries_of(*source) : view_of(*source);
   assign_in_place_kernel<W><<<assign_blocks(items), block_threads>>>(
       mask_view, source_view, source == nullptr, source_is_mask, scalar_value, update.values,
-      update.present, update.nvals_change);
+      update.present, update.nvals_change, nullptr);
   GRB_CUDA_CHECK_LAUNCH();
 }
 
-/// w<mask>(all) = source (or = scalar) queued on the device behind the launched product whose
-/// result is the mask, before that result reaches the host (a BFS level's parents and levels
-/// behind its product), so that the GPU goes on from the product to the assigns while the host
-/// waits for the count (deferred.cuh's assigns_behind_kernel). Behind a pull the assign is left
-/// pending, and the next one behind the same pull joins it: one pass over the pull's dense
-/// result for both. Behind a push it is launched at once (a push may chain behind that push:
-/// mxv.cuh's chained_push). True: queued; false: nothing was done.
+/// assign_in_place queued on the device behind the launched product whose result is the mask,
+/// before that result reaches the host (a BFS level's parents and levels behind its product):
+/// the kernel walks a push's output list, reading its count on the device, or a pull's dense
+/// result, so the GPU goes on from the product to the assigns while the host waits for the
+/// count. True: queued; false: nothing was done.
 template <class W, class M, class S>
 bool assign_behind_push(Vector<W>& w, const Vector<M>& mask, const Vector<S>* source,
                         S scalar_value) {
   if (grb::mode() == Mode::blocking) return false;
-  if (!source && sizeof(W) > sizeof(FusedAssign::scalar_words)) return false;
-  auto* queued = dynamic_cast<AssignsBehind*>(grb::detail::pending_work());
-  PendingPush* product =
-      queued ? queued->product : dynamic_cast<PendingPush*>(grb::detail::newest_work());
-  if (!product || (!queued && grb::detail::pending_work() == product)) return false;
-  if (queued && (queued->targets.count == max_fused_assigns || queued->writes(&w))) return false;
-  if (!product->device_output.indices) return false;
-  if (!assign_follows_push(*product, w, mask, source)) return false;
-  if (typeid(M) != *product->value_type) return false;
-  const grb::detail::DeferredHold hold;  // w is not written by the product: reading it is safe
-  // A sparse target (a BFS's levels on its first level) is made dense behind the product: the
-  // product may read the old arrays (as its mask), but its kernels are already queued, and the
-  // arrays are freed in stream order after them.
+  auto* push = dynamic_cast<PendingPush*>(grb::detail::newest_work());
+  if (!push || grb::detail::pending_work() == push) return false;
+  if (!push->device_output.indices) return false;
+  if (!assign_follows_push(*push, w, mask, source)) return false;
+  if (typeid(M) != *push->value_type) return false;
+  const grb::detail::DeferredHold hold;  // w is not written by the push: reading it is safe
+  // A sparse target (a BFS's levels on its first level) is made dense behind the push: the push
+  // may read the old arrays (as its mask), but its kernels are already queued, and the arrays
+  // are freed in stream order after them.
   w.make_dense();
-  const FusedAssign target = fused_target(w, source, scalar_value);
-  if (queued) {
-    queued->objects[queued->targets.count] = &w;
-    queued->targets.targets[queued->targets.count++] = target;
-    return true;
+  const auto update = w.update_dense();
+  const auto& output = push->device_output;
+  // A push's list (its count on the device), or a pull's result: dense, and listed.
+  VectorView<M> list;
+  list.size = w.size();
+  list.values = static_cast<const M*>(output.values);
+  list.nvals = output.capacity;  // a bound: the kernel reads the count
+  list.indices = output.indices;
+  VectorView<M> mask_view = list;
+  if (output.present) {
+    mask_view.dense = true;
+    mask_view.present = output.present;
+    mask_view.values = static_cast<const M*>(output.dense_values);
   }
-  auto assigns = std::make_unique<TypedAssignsBehind<M>>(*product);
-  assigns->objects[0] = &w;
-  assigns->targets.targets[assigns->targets.count++] = target;
-  if (product->device_output.present) grb::detail::defer_behind(std::move(assigns));
-  else assigns->launch();
+  VectorView<S> source_view;
+  if (source) {
+    if constexpr (std::is_same_v<S, M>) source_view = list;  // read in list order
+  }
+  if (output.capacity == 0) return true;
+  const unsigned blocks =
+      mask_view.dense ? assign_blocks(w.size()) : blocks_for_bound(output.capacity);
+  assign_in_place_kernel<W><<<blocks, block_threads>>>(
+      mask_view, source_view, source == nullptr, source != nullptr, scalar_value, update.values,
+      update.present, update.nvals_change, output.count);
+  GRB_CUDA_CHECK_LAUNCH();
   return true;
 }
 
