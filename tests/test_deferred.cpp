@@ -406,6 +406,35 @@ TEST_CASE("cuda product: its result carries its entries' edges for the next push
   }
 }
 
+TEST_CASE("cuda push: sized by the edges its input carries, not by the longest row's bound") {
+  if (skip_without_cuda()) return;
+  // Vertices 0-99 reach 500 others (5 each), which reach 1 000 more (2 each); the last vertex,
+  // off the search, has 70 000 out-edges. By the longest row, either push reads up to all 72 500
+  // edges: a scanned push, launched at once, its assigns queued behind it. The second push's
+  // input carries its exact edges (at most 1 000), so it is a small push, deferred, and its
+  // assigns fuse into it.
+  const Index n = 1 << 17;
+  std::vector<Index> rows, cols;
+  for (Index k = 0; k < 100; ++k)
+    for (Index j = 0; j < 5; ++j) rows.push_back(k), cols.push_back(100 + 5 * k + j);
+  for (Index t = 100; t < 600; ++t)
+    for (Index j = 0; j < 2; ++j) rows.push_back(t), cols.push_back(600 + 2 * (t - 100) + j);
+  for (Index j = 0; j < 70000; ++j) rows.push_back(n - 1), cols.push_back(2000 + j);
+  grb::Matrix<std::int32_t> a(n, n, Backend::cpu);
+  a.build(rows, cols, std::vector<std::int32_t>(rows.size(), 1));
+  const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
+  Level want = level_on(Backend::cpu, a, 100);
+  run_level(want, a, Deferral::none);
+  run_level(want, a, Deferral::none);
+  Level got = level_on(Backend::cuda, a_cuda, 100);
+  run_level(got, a_cuda, Deferral::behind);
+  run_level(got, a_cuda, Deferral::fused);
+  check_same(want.q, got.q);
+  check_same(want.parent, got.parent);
+  check_same(want.visited, got.visited);
+  CHECK(want.q.nvals() > 300);
+}
+
 /// A 12-byte value type, made from an arithmetic scalar: a fused assign stores such a scalar byte
 /// by byte from two words.
 struct Triple {

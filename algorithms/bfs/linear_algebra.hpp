@@ -40,6 +40,11 @@ BfsResult bfs(const Matrix<T>& a, Index source, bool parents = true) {
 
   BfsResult result{Vector<std::int32_t>(n, backend), Vector<Index>(parents ? n : 0, backend)};
   Vector<std::int32_t>& level = result.level;
+  // A storage hint, as LAGraph gives SuiteSparse (GxB_SPARSITY_CONTROL): the results are stored
+  // dense from the start, since every level writes them in place; the first level's assigns
+  // then need no conversion of their target first.
+  level.make_dense();
+  result.parent.make_dense();
   level.set_element(source, 0);
   // Two frontiers, and the test for an empty one a level late: level `depth` is queued before
   // the host asks whether level depth - 1 found anything. In non-blocking mode the GPU then runs

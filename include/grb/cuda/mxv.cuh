@@ -969,6 +969,28 @@ __global__ void push_claim_any_by_row(Index count, const unsigned long long* cou
   tally.finish(fused, stamps);
 }
 
+/// Installs a deferred product's result in w once its kernel has published the count: dense
+/// (made by `make_dense(count)`) where it would be stored dense anyway (settle_format), else the
+/// output list, truncated to the count. Returns what was published.
+template <class W, class MakeDense>
+Published install_result(Vector<W>& w, const ClaimStamps& stamps, DeviceArray<Index>& indices,
+                         DeviceArray<W>& values, MakeDense make_dense) {
+  const Published published = await_count(stamps);  // no copy, no stream synchronization
+  const Index n = w.size();
+  const Index nvals = published.count;
+  if (std::uint64_t(nvals) * dense_ratio > n) {
+    w = make_dense(nvals);
+  } else {
+    indices.truncate(nvals);
+    values.truncate(nvals);
+    Vector<W> result(n, Backend::cuda);
+    result.adopt_unsorted(std::move(indices), std::move(values));
+    w = std::move(result);
+  }
+  if (stamps.edge_rows) w.set_row_edges(stamps.edge_rows, published.edges);
+  return published;
+}
+
 /// The lanes per input entry for rows of at most `longest` entries (a power of two).
 inline unsigned row_lanes(Offset longest) {
   unsigned lanes = 1;
@@ -1062,26 +1084,18 @@ class PushAnySparse final : public PendingPush {
   }
 
   void finish() override {
-    const Index n = w_.size();
-    const Published published = await_count(stamps_);  // no copy, no stream synchronization
-    const Index nvals = published.count;
-    if (follower) follower->input_counted(nvals);
-    Vector<W> result(n, Backend::cuda);
-    // The list stays alive while a push queued behind this one may still read it: a freed block
-    // goes to later work in stream order only.
-    if (std::uint64_t(nvals) * dense_ratio > n) {  // stored dense anyway (settle_format)
-      auto dense_values = device_array<W>(n);
-      auto present = device_array<std::uint8_t>(n);
-      grb::detail::sparse_to_dense_cuda(sizeof(W), n, nvals, indices_.data(), values_.data(),
+    const Published published = install_result(w_, stamps_, indices_, values_, [&](Index nvals) {
+      auto dense_values = device_array<W>(size);
+      auto present = device_array<std::uint8_t>(size);
+      grb::detail::sparse_to_dense_cuda(sizeof(W), size, nvals, indices_.data(), values_.data(),
                                         dense_values.data(), present.data());
-      result.adopt_dense(std::move(dense_values), std::move(present), nvals);
-    } else {
-      indices_.truncate(nvals);
-      values_.truncate(nvals);
-      result.adopt_unsorted(std::move(indices_), std::move(values_));
-    }
-    w_ = std::move(result);
-    if (stamps_.edge_rows) w_.set_row_edges(stamps_.edge_rows, published.edges);
+      Vector<W> dense(size, Backend::cuda);
+      dense.adopt_dense(std::move(dense_values), std::move(present), nvals);
+      return dense;
+    });
+    // The push queued behind this one (chained_push) reads the list on the device; a list freed
+    // here goes to later work in stream order only.
+    if (follower) follower->input_counted(published.count);
   }
 
   void run() {
@@ -1172,20 +1186,11 @@ class PendingPull final : public PendingPush {
   static Index list_capacity(Index size) { return std::max<Index>(size / dense_ratio, 1); }
 
   void finish() override {
-    const Published published = await_count(stamps);  // no copy, no stream synchronization
-    const Index nvals = published.count;
-    if (follower) follower->input_counted(nvals);
-    Vector<W> result(size, Backend::cuda);
-    // The list stays alive while a push queued behind this one may still read it.
-    if (std::uint64_t(nvals) * dense_ratio > size) {  // stored dense anyway (settle_format)
-      result.adopt_dense(std::move(t.values), std::move(t.present), nvals);
-    } else {
-      indices_.truncate(nvals);
-      values_.truncate(nvals);
-      result.adopt_unsorted(std::move(indices_), std::move(values_));
-    }
-    w_ = std::move(result);
-    if (stamps.edge_rows) w_.set_row_edges(stamps.edge_rows, published.edges);
+    install_result(w_, stamps, indices_, values_, [&](Index nvals) {
+      Vector<W> dense(size, Backend::cuda);
+      dense.adopt_dense(std::move(t.values), std::move(t.present), nvals);
+      return dense;
+    });
   }
 };
 
@@ -1439,7 +1444,12 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       pushes = double(plan->edges()) * alpha < pull_work;
     }
   }
-  if (pushes && !plan) plan.emplace(push_rows, u);
+  if (pushes && !plan) {
+    // The exact edges, where u carries them, size the push's grid (a tail level of a few hundred
+    // hubs' neighbours is otherwise sized by its bound from the longest row).
+    plan.emplace(push_rows, u);
+    if (const auto edges = u.row_edges(push_rows.row_offsets.data())) plan->know_edges(*edges);
+  }
   if constexpr (any_monoid && !has_accum<Accum>) {
     if (pushes && (desc.replace || mask_view.everything)) {
       push_any_sparse(w, u, push_rows, std::move(*plan), longest_row_of(a, !pull_is_csc),
