@@ -48,7 +48,10 @@ void set_dense_element_cuda(std::size_t, void*, std::uint8_t*, Index, const void
                             std::int64_t*) {
   unavailable();
 }
-void set_first_element_cuda(std::size_t, Index*, void*, Index, const void*) { unavailable(); }
+bool set_sparse_element_cuda(std::size_t, const Index*, const void*, Index, bool, Index,
+                             const void*, Index*, void*) {
+  unavailable();
+}
 void zero_device_bytes(void*, std::size_t) { unavailable(); }
 
 }  // namespace detail

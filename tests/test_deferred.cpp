@@ -435,6 +435,32 @@ TEST_CASE("cuda push: sized by the edges its input carries, not by the longest r
   CHECK(want.q.nvals() > 300);
 }
 
+TEST_CASE("cuda set_element on a product's unsorted result: an overwrite and an insertion") {
+  if (skip_without_cuda()) return;
+  // 100 sources x 20 edges: about 2 000 outputs of 131 072, left sparse in the order the push
+  // found them; set_element overwrites one in place and adds one after the others, on the device.
+  const Index n = 1 << 17;
+  const grb::Matrix<std::int32_t> a = random_rows(n, 100, 20, 31);
+  const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
+  Level want = level_on(Backend::cpu, a, 100);
+  run_level(want, a, Deferral::none);
+  Level got = level_on(Backend::cuda, a_cuda, 100);
+  run_level(got, a_cuda, Deferral::fused);
+  REQUIRE(got.q.nvals() > 1000);
+  CHECK(got.q.format() == grb::VectorFormat::sparse);
+  std::vector<Index> indices;
+  std::vector<Index> values;
+  want.q.extract_tuples(indices, values);
+  Index absent = 0;
+  while (std::binary_search(indices.begin(), indices.end(), absent)) ++absent;
+  for (Level* level : {&want, &got}) {
+    level->q.set_element(indices[indices.size() / 2], 77);
+    level->q.set_element(absent, 88);
+  }
+  check_same(want.q, got.q);
+  CHECK(got.q.nvals() == indices.size() + 1);
+}
+
 /// A 12-byte value type, made from an arithmetic scalar: a fused assign stores such a scalar byte
 /// by byte from two words.
 struct Triple {

@@ -87,20 +87,31 @@ TEST_CASE("a matrix marked symmetric is its own transpose until its entries chan
 }
 
 TEST_CASE("vector set_element: a first entry, a new one and an overwrite, counted once") {
-  // On cuda a dense vector's element and an empty vector's first one are written by a kernel,
-  // the count changing on the device; the other cases go through the host.
+  // On cuda a dense vector's element is written by a kernel, the count changing on the device;
+  // a sparse vector's entries are copied on the device with the element overwritten or
+  // inserted in order.
   GRB_FOR_EACH_BACKEND(backend) {
     grb::Vector<std::int64_t> big(1000, backend);
     big.set_element(999, -5);
     CHECK(big.format() == grb::VectorFormat::sparse);
     CHECK(big.nvals() == 1);
     big.set_element(3, 7);  // a sparse vector's second entry, in order
-    CHECK(big.extract_element(3) == 7);
+    big.set_element(998, 8);  // between two
+    big.set_element(3, 9);    // an overwrite of the first
+    CHECK(big.format() == grb::VectorFormat::sparse);
+    CHECK(big.nvals() == 3);
+    std::vector<grb::Index> big_indices;
+    std::vector<std::int64_t> big_values;
+    big.extract_tuples(big_indices, big_values);
+    CHECK(big_indices == std::vector<grb::Index>{3, 998, 999});
+    CHECK(big_values == std::vector<std::int64_t>{9, 8, -5});
+    big.set_element(3, 7);
     big.make_dense();
     big.set_element(999, 11);  // an overwrite: no new entry
     big.set_element(500, 12);
     big.set_element(500, 13);
-    CHECK(big.nvals() == 3);
+    CHECK(big.nvals() == 4);
+    CHECK(big.extract_element(998) == 8);
     CHECK(big.extract_element(999) == 11);
     CHECK(big.extract_element(500) == 13);
     CHECK(big.extract_element(3) == 7);

@@ -53,9 +53,14 @@ void sort_entries_cuda(std::size_t element_bytes, Index size, Index nvals, const
 /// values[i] = value and present[i] = 1, adding 1 to *nvals_change where i was absent.
 void set_dense_element_cuda(std::size_t element_bytes, void* values, std::uint8_t* present,
                             Index i, const void* value, std::int64_t* nvals_change);
-/// indices[0] = i and values[0] = value: the first entry of an empty sparse vector.
-void set_first_element_cuda(std::size_t element_bytes, Index* indices, void* values, Index i,
-                            const void* value);
+/// A sparse vector's nvals entries (indices, values; in index order unless `jumbled`) with
+/// entry i set to `value`, into out_indices and out_values (room for nvals + 1 entries): an
+/// entry present is overwritten, else i is inserted in index order (after the others when
+/// jumbled). True: i was inserted (nvals + 1 entries out). Reads back one word, unless the
+/// vector is empty.
+bool set_sparse_element_cuda(std::size_t element_bytes, const Index* indices, const void* values,
+                             Index nvals, bool jumbled, Index i, const void* value,
+                             Index* out_indices, void* out_values);
 /// Zeroes `bytes` bytes of device memory, in stream order.
 void zero_device_bytes(void* pointer, std::size_t bytes);
 }  // namespace detail
@@ -402,8 +407,10 @@ template <class T>
 void Vector<T>::set_element(Index i, T value) {
   check_index(i, "set_element");
   if (backend() != Backend::cpu) {
-    // Written on the device by one launch, with nothing copied or waited for, where the vector
-    // is dense (its count changes in place: update_dense) or empty: a BFS's setup.
+    // Written on the device, nothing copied: a dense vector's entry by one launch, its count
+    // changing in place (update_dense); a sparse vector's entries copied on the device into
+    // arrays one longer, with the entry overwritten or inserted, and one word read back
+    // (whether it was inserted), none for an empty vector (a BFS's setup waits for nothing).
     detail::complete_deferred();
     if (format_ == VectorFormat::dense) {
       const DenseUpdate update = update_dense();
@@ -411,18 +418,19 @@ void Vector<T>::set_element(Index i, T value) {
                                      update.nvals_change);
       return;
     }
-    if (nvals_ == 0) {
-      detail::Array<Index> indices(1, backend());
-      detail::Array<T> values(1, backend());
-      detail::set_first_element_cuda(sizeof(T), indices.data(), values.data(), i, &value);
-      adopt_sparse(std::move(indices), std::move(values));
-      settle_format();
-      return;
+    settle_nvals();
+    detail::Array<Index> indices(std::size_t(nvals_) + 1, backend());
+    detail::Array<T> values(std::size_t(nvals_) + 1, backend());
+    const bool inserted = detail::set_sparse_element_cuda(
+        sizeof(T), indices_.data(), values_.data(), nvals_, jumbled_, i, &value, indices.data(),
+        values.data());
+    if (!inserted) {
+      indices.truncate(nvals_);
+      values.truncate(nvals_);
     }
-    // A sparse vector's entry is inserted in order on the host.
-    Vector host = to(Backend::cpu);
-    host.set_element(i, value);
-    *this = host.to(backend());
+    if (jumbled_) adopt_unsorted(std::move(indices), std::move(values));
+    else adopt_sparse(std::move(indices), std::move(values));
+    settle_format();
     return;
   }
   if (format_ == VectorFormat::dense) {

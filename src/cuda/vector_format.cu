@@ -1,5 +1,5 @@
 // Vector format conversions on the GPU: sparse (sorted indices + values) <-> dense (values +
-// presence bytes), the sort of a jumbled sparse vector, and set_element's single stores. Values
+// presence bytes), the sort of a jumbled sparse vector, and set_element's stores. Values
 // are moved as raw words of their size, so one instantiation per size serves every value type.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
@@ -100,10 +100,53 @@ __global__ void store_dense_element(Index i, Word value, Word* values, std::uint
   values[i] = value;
 }
 
+/// Where index i is among a sparse vector's nvals entries: where[1] = 1 and where[0] = its
+/// position if present (where is zeroed before); else, for sorted entries, where[0] = the
+/// position that keeps them sorted. Sorted: one thread's binary search; jumbled: a scan.
+__global__ void locate_entry(Index nvals, const Index* indices, Index i, bool jumbled,
+                             unsigned long long* where) {
+  if (jumbled) {
+    GRB_GRID_STRIDE_LOOP(p, nvals) {
+      if (indices[p] == i) {  // indices are distinct: one thread at most
+        where[0] = p;
+        where[1] = 1;
+      }
+    }
+    return;
+  }
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  Index low = 0, high = nvals;
+  while (low < high) {
+    const Index middle = low + (high - low) / 2;
+    if (indices[middle] < i) low = middle + 1;
+    else high = middle;
+  }
+  where[0] = low;
+  where[1] = low < nvals && indices[low] == i ? 1 : 0;
+}
+
+/// The entries with i set to `value`: overwritten where present (nvals entries out), else
+/// inserted at where[0] (sorted) or after the others (jumbled, or no `where`: an empty vector).
 template <class Word>
-__global__ void store_first_entry(Index i, Word value, Index* indices, Word* values) {
-  indices[0] = i;
-  values[0] = value;
+__global__ void store_entry(Index nvals, const Index* indices, const Word* values, Index i,
+                            Word value, const unsigned long long* where, bool jumbled,
+                            Index* out_indices, Word* out_values) {
+  const bool found = where && where[1] != 0;
+  const Index at = where && (found || !jumbled) ? static_cast<Index>(where[0]) : nvals;
+  GRB_GRID_STRIDE_LOOP(p, std::uint64_t(nvals) + 1) {
+    if (found) {
+      if (p == nvals) continue;
+      out_indices[p] = indices[p];
+      out_values[p] = p == at ? value : values[p];
+    } else if (p == at) {
+      out_indices[p] = i;
+      out_values[p] = value;
+    } else {
+      const std::uint64_t from = p < at ? p : p - 1;
+      out_indices[p] = indices[from];
+      out_values[p] = values[from];
+    }
+  }
 }
 
 }  // namespace
@@ -119,15 +162,30 @@ void set_dense_element_cuda(std::size_t element_bytes, void* values, std::uint8_
   });
 }
 
-void set_first_element_cuda(std::size_t element_bytes, Index* indices, void* values, Index i,
-                            const void* value) {
+bool set_sparse_element_cuda(std::size_t element_bytes, const Index* indices, const void* values,
+                             Index nvals, bool jumbled, Index i, const void* value,
+                             Index* out_indices, void* out_values) {
   using namespace grb::cuda::detail;
+  DeviceArray<unsigned long long> where;
+  if (nvals > 0) {
+    where = device_array<unsigned long long>(2);
+    zero_device_bytes(where.data(), 2 * sizeof(unsigned long long));
+    locate_entry<<<jumbled ? blocks_for(nvals) : 1, jumbled ? block_threads : 1>>>(
+        nvals, indices, i, jumbled, where.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
   dispatch_element_size(element_bytes, "set_element", [&](auto word) {
     using Word = decltype(word);
     std::memcpy(&word, value, sizeof word);
-    store_first_entry<<<1, 1>>>(i, word, indices, static_cast<Word*>(values));
+    store_entry<<<blocks_for(std::uint64_t(nvals) + 1), block_threads>>>(
+        nvals, indices, static_cast<const Word*>(values), i, word, where.data(), jumbled,
+        out_indices, static_cast<Word*>(out_values));
     GRB_CUDA_CHECK_LAUNCH();
   });
+  if (nvals == 0) return true;  // nothing to read back: a BFS's setup waits for nothing
+  unsigned long long found = 0;
+  GRB_CUDA_CHECK(cudaMemcpy(&found, where.data() + 1, sizeof found, cudaMemcpyDeviceToHost));
+  return found == 0;
 }
 
 void zero_device_bytes(void* pointer, std::size_t bytes) {
