@@ -261,6 +261,13 @@ void run_level(Level& level, const grb::Matrix<std::int32_t>& a, Deferral expect
   }
 }
 
+/// The same frontier, parents and levels.
+void check_same_level(const Level& want, const Level& got) {
+  check_same(want.q, got.q);
+  check_same(want.parent, got.parent);
+  check_same(want.visited, got.visited);
+}
+
 /// A level on `a` with the first `sources` vertices as frontier, in non-blocking mode (the
 /// assigns fused into the product, or queued behind it, as `expected` says) and in blocking mode
 /// on the GPU, against the cpu backend. One assign writes the product's own mask, and both
@@ -277,12 +284,8 @@ void check_fused_level(const grb::Matrix<std::int32_t>& a, Index sources, Deferr
   run_level(blocking, a_cuda, Deferral::none, strategy);
   grb::set_mode(grb::Mode::nonblocking);
   // Entries that were present already are overwritten, not counted.
-  check_same(want.parent, fused.parent);
-  check_same(want.visited, fused.visited);
-  check_same(want.q, fused.q);
-  check_same(want.q, blocking.q);
-  check_same(want.parent, blocking.parent);
-  check_same(want.visited, blocking.visited);
+  check_same_level(want, fused);
+  check_same_level(want, blocking);
   CHECK(want.q.nvals() > 500);
   // A pull's result of few entries is adopted as the list its kernel wrote, not converted.
   if (strategy == grb::MxvStrategy::pull)
@@ -348,9 +351,7 @@ TEST_CASE("cuda launched push: sparse targets (a BFS's first level) are made den
   Level got = start(a_cuda);
   REQUIRE(got.visited.format() == grb::VectorFormat::sparse);
   run_level(got, a_cuda, Deferral::behind);
-  check_same(want.parent, got.parent);
-  check_same(want.visited, got.visited);
-  check_same(want.q, got.q);
+  check_same_level(want, got);
   CHECK(want.q.nvals() > 50000);
 }
 
@@ -429,9 +430,7 @@ TEST_CASE("cuda push: sized by the edges its input carries, not by the longest r
   Level got = level_on(Backend::cuda, a_cuda, 100);
   run_level(got, a_cuda, Deferral::behind);
   run_level(got, a_cuda, Deferral::fused);
-  check_same(want.q, got.q);
-  check_same(want.parent, got.parent);
-  check_same(want.visited, got.visited);
+  check_same_level(want, got);
   CHECK(want.q.nvals() > 300);
 }
 

@@ -1085,12 +1085,11 @@ class PushAnySparse final : public PendingPush {
 
   void finish() override {
     const Published published = install_result(w_, stamps_, indices_, values_, [&](Index nvals) {
-      auto dense_values = device_array<W>(size);
-      auto present = device_array<std::uint8_t>(size);
-      grb::detail::sparse_to_dense_cuda(sizeof(W), size, nvals, indices_.data(), values_.data(),
-                                        dense_values.data(), present.data());
+      indices_.truncate(nvals);
+      values_.truncate(nvals);
       Vector<W> dense(size, Backend::cuda);
-      dense.adopt_dense(std::move(dense_values), std::move(present), nvals);
+      dense.adopt_unsorted(std::move(indices_), std::move(values_));
+      dense.make_dense();  // the list scattered (and freed in stream order)
       return dense;
     });
     // The push queued behind this one (chained_push) reads the list on the device; a list freed
