@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "support.hpp"
@@ -475,6 +476,63 @@ TEST_CASE("cuda push results left unsorted read as sorted vectors everywhere") {
     level_got.extract_tuples(got_indices, got_values);
     CHECK(got_indices == want_indices);
     CHECK(got_values == want_values);
+  }
+}
+
+TEST_CASE("cuda in-place assigns over a dense mask match the cpu, four positions at a time") {
+  if (skip_without_cuda()) return;
+  // A BFS level's assigns over a dense frontier (the mask's values as the source: parents; a
+  // scalar: levels), and a searched source that lacks some masked positions (they are deleted),
+  // into dense targets of 1-, 4- and 8-byte values. The kernel takes four consecutive positions a
+  // thread; sizes 4k + 1..3 leave the rest to single positions.
+  std::mt19937_64 rng(23);
+  const grb::Descriptor where_present{.structural_mask = true};
+  const auto same = [](const auto& want, const auto& got) {
+    auto want_indices = std::vector<Index>(), got_indices = std::vector<Index>();
+    using T = typename std::decay_t<decltype(want)>::value_type;
+    std::vector<T> want_values, got_values;
+    want.extract_tuples(want_indices, want_values);
+    got.extract_tuples(got_indices, got_values);
+    CHECK(got.nvals() == want.nvals());
+    CHECK(got_indices == want_indices);
+    CHECK(got_values == want_values);
+  };
+  const auto on_cuda_dense = [](const auto& v) {
+    auto dense = v.to(Backend::cuda);
+    dense.make_dense();
+    return dense;
+  };
+  for (Index size : {1u, 3u, 4u, 1003u, 4097u, 65538u}) {
+    INFO("size " << size);
+    const auto frontier = random_vector<Index>(size, 0.5, rng);
+    const auto frontier_cuda = on_cuda_dense(frontier);
+    REQUIRE(frontier_cuda.format() == grb::VectorFormat::dense);
+
+    auto parent_want = random_vector<Index>(size, 0.3, rng);
+    auto parent_got = on_cuda_dense(parent_want);
+    grb::assign(parent_want, frontier, grb::no_accum, frontier, grb::all, where_present);
+    grb::assign(parent_got, frontier_cuda, grb::no_accum, frontier_cuda, grb::all, where_present);
+    same(parent_want, parent_got);
+
+    auto level_want = random_vector<std::int32_t>(size, 0.3, rng);
+    auto level_got = on_cuda_dense(level_want);
+    grb::assign(level_want, frontier, grb::no_accum, std::int32_t{7}, grb::all, where_present);
+    grb::assign(level_got, frontier_cuda, grb::no_accum, std::int32_t{7}, grb::all, where_present);
+    same(level_want, level_got);
+
+    auto seen_want = random_vector<bool>(size, 0.3, rng);
+    auto seen_got = on_cuda_dense(seen_want);
+    grb::assign(seen_want, frontier, grb::no_accum, true, grb::all, where_present);
+    grb::assign(seen_got, frontier_cuda, grb::no_accum, true, grb::all, where_present);
+    same(seen_want, seen_got);
+
+    const auto source = random_vector<double>(size, 0.6, rng);
+    auto put_want = random_vector<double>(size, 0.3, rng);
+    auto put_got = on_cuda_dense(put_want);
+    grb::assign(put_want, frontier, grb::no_accum, source, grb::all, where_present);
+    grb::assign(put_got, frontier_cuda, grb::no_accum, on_cuda_dense(source), grb::all,
+                where_present);
+    same(put_want, put_got);
   }
 }
 

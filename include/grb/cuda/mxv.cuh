@@ -1431,6 +1431,11 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
     // Decided without a read-back where the degrees settle it: push when even u's longest
     // rows are few enough, pull when even its average rows are too many; else (skewed
     // degrees) by the exact edge count of u's rows, from the scan the push needs anyway.
+    // The average's test stays ahead of exact edges that u already carries: pull_work counts
+    // every allowed output, a Kronecker graph's isolated vertices too, so on a tail level the
+    // exact edges chose a push that cost twice the pull it replaced (kron22, session 17: a
+    // frontier of ~3 * 10^5 low-degree vertices, 92 us of compaction, scan and push against a
+    // 48 us pull).
     const double alpha = early_exit ? pull_advantage_early_exit : pull_advantage;
     const double pull_work = double(allowed) * double(a.nvals()) / std::max<Index>(output_size, 1);
     const double average_push = double(u.nvals()) * double(a.nvals()) / std::max<Index>(input_size, 1);

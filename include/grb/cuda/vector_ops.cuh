@@ -155,13 +155,60 @@ __global__ void assign_vector_kernel(Index size, VectorView<W> old, const std::u
   }
 }
 
-/// Positions per thread and step of assign_in_place_kernel (block_threads apart): their loads
-/// go out together, so a thread's positions cost one chain of dependent loads, not one each.
+/// Positions per thread and step of assign_in_place_kernel's list path (block_threads apart):
+/// their loads go out together, so a thread's positions cost one chain of dependent loads, not
+/// one each.
 inline constexpr unsigned assign_items_per_thread = 4;
 
 /// Blocks of assign_in_place_kernel for `items` positions.
 inline unsigned assign_blocks(std::uint64_t items) {
   return blocks_for((items + assign_items_per_thread - 1) / assign_items_per_thread);
+}
+
+/// Four consecutive entries of an array of T, loaded and stored as one access where T is 1, 2 or 4
+/// bytes (4, 8 or 16 bytes at once) and as 16-byte accesses where it is larger.
+template <class T>
+constexpr std::size_t quad_alignment() {
+  std::size_t bytes = 4 * sizeof(T), alignment = 1;
+  while (bytes % (alignment * 2) == 0 && alignment < 16) alignment *= 2;
+  return std::max(alignment, alignof(T));
+}
+template <class T>
+struct alignas(quad_alignment<T>()) Quad {
+  T at[4];
+};
+
+template <class T>
+__device__ bool quad_aligned(const T* array) {
+  return reinterpret_cast<std::uintptr_t>(array) % alignof(Quad<T>) == 0;
+}
+
+/// Position i of an in-place assign (see assign_in_place_kernel): `in` the mask has i, `had` the
+/// target had an entry there, `old` its value; `from_mask` the value of the mask's entry where
+/// the source is the mask. Sets (value, has) to what the target holds after; returns the change
+/// in the target's entry count.
+template <class W, class M, class S>
+__device__ int assign_position(Index i, bool in, bool had, const W& old, const M& from_mask,
+                               const VectorView<S>& source, bool scalar, bool source_is_mask,
+                               const S& scalar_value, W& value, bool& has) {
+  if (!in) {
+    // A dense mask's other positions are stored back (absent values as zero), so that the stores
+    // cover whole sectors: with the stores of the masked positions alone, this kernel took 5.6x
+    // the time of a full write-back pass on a kron22 level (ncu), though it moves no more bytes.
+    has = had;
+    value = had ? old : W{};
+    return 0;
+  }
+  S from = scalar_value;
+  has = true;
+  if constexpr (std::is_same_v<M, S>) {
+    if (source_is_mask) from = from_mask;
+    else if (!scalar) has = source.find(i, from);
+  } else if (!scalar) {
+    has = source.find(i, from);
+  }
+  value = has ? static_cast<W>(from) : W{};
+  return int(has && !had) - int(had && !has);
 }
 
 /// w<structural mask>(all) = source, in place: only the mask's positions change (each set to
@@ -173,6 +220,11 @@ inline unsigned assign_blocks(std::uint64_t items) {
 /// mask's nvals is then a bound), else null. A mask held both ways (dense, with `indices` listing
 /// its entries in any order: a pull's result) is walked as that list when its count says it is
 /// sparse; the mask's entry values are then the source's `values`, in list order.
+///
+/// A dense mask is a pass over every position, four consecutive positions a thread: the mask's
+/// and the target's presence are one 4-byte load each, and the values 16-byte loads, so that the
+/// pass moves its bytes in few, wide accesses (a BFS's dense level rewrites both of its result
+/// vectors whole).
 template <class W, class M, class S>
 __global__ void assign_in_place_kernel(VectorView<M> mask, VectorView<S> source, bool scalar,
                                        bool source_is_mask, S scalar_value, W* values,
@@ -186,59 +238,86 @@ __global__ void assign_in_place_kernel(VectorView<M> mask, VectorView<S> source,
     if (dense && mask.indices && count * dense_ratio <= mask.size) dense = false;
     if (!dense && count < items) items = count;
   }
-  // Whole-block strides: every thread reaches the block sum below.
-  const std::uint64_t tile = std::uint64_t(blockDim.x) * Items;
-  const std::uint64_t stride = std::uint64_t(gridDim.x) * tile;
-  for (std::uint64_t base = std::uint64_t(blockIdx.x) * tile; base < items; base += stride) {
-    std::uint64_t position[Items];
-    Index at[Items];
-    bool valid[Items], had[Items], in[Items];
+  const bool reads_mask_values = std::is_same_v<M, S> && source_is_mask;
+  long long change = 0;
+  if (dense && quad_aligned(values) && quad_aligned(present) && quad_aligned(mask.present) &&
+      (!reads_mask_values || quad_aligned(mask.values))) {
+    const std::uint64_t quads = items / 4;
+    for (std::uint64_t q = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; q < quads;
+         q += std::uint64_t(gridDim.x) * blockDim.x) {
+      const Index first = static_cast<Index>(q * 4);
+      const auto in = *reinterpret_cast<const std::uint32_t*>(mask.present + first);
+      const auto had = *reinterpret_cast<const std::uint32_t*>(present + first);
+      const auto old = *reinterpret_cast<const Quad<W>*>(values + first);
+      Quad<M> from{};
+      if (reads_mask_values && in != 0) from = *reinterpret_cast<const Quad<M>*>(mask.values + first);
+      Quad<W> now;
+      std::uint32_t has_now = 0;
 #pragma unroll
-    for (unsigned r = 0; r < Items; ++r) {
-      position[r] = base + std::uint64_t(r) * blockDim.x + threadIdx.x;
-      valid[r] = position[r] < items;
-      at[r] = !valid[r] ? 0 : dense ? static_cast<Index>(position[r]) : mask.indices[position[r]];
+      for (unsigned r = 0; r < 4; ++r) {
+        bool has = false;
+        change += assign_position(first + r, ((in >> (8 * r)) & 0xffu) != 0,
+                                  ((had >> (8 * r)) & 0xffu) != 0, old.at[r], from.at[r], source,
+                                  scalar, source_is_mask, scalar_value, now.at[r], has);
+        has_now |= std::uint32_t(has) << (8 * r);
+      }
+      *reinterpret_cast<Quad<W>*>(values + first) = now;
+      *reinterpret_cast<std::uint32_t*>(present + first) = has_now;
     }
-#pragma unroll
-    for (unsigned r = 0; r < Items; ++r) {
-      had[r] = valid[r] && present[at[r]] != 0;
-      in[r] = valid[r] && (!dense || mask.present[at[r]]);
+    // The last size % 4 positions, by block 0.
+    const std::uint64_t tail = quads * 4 + threadIdx.x;
+    if (blockIdx.x == 0 && tail < items) {
+      const Index i = static_cast<Index>(tail);
+      bool has = false;
+      const M from = reads_mask_values && mask.present[i] ? mask.values[i] : M{};
+      W value;
+      change += assign_position(i, mask.present[i] != 0, present[i] != 0, values[i], from, source,
+                                scalar, source_is_mask, scalar_value, value, has);
+      present[i] = has ? 1 : 0;
+      values[i] = value;
     }
-    int change = 0;
+  } else {
+    for (std::uint64_t base = std::uint64_t(blockIdx.x) * blockDim.x * Items; base < items;
+         base += std::uint64_t(gridDim.x) * blockDim.x * Items) {
+      std::uint64_t position[Items];
+      Index at[Items];
+      bool valid[Items], had[Items], in[Items];
+      W old[Items];
 #pragma unroll
-    for (unsigned r = 0; r < Items; ++r) {
-      if (!valid[r]) continue;
-      const Index i = at[r];
-      if (in[r]) {
-        S value = scalar_value;
-        bool has = true;
+      for (unsigned r = 0; r < Items; ++r) {
+        position[r] = base + std::uint64_t(r) * blockDim.x + threadIdx.x;
+        valid[r] = position[r] < items;
+        at[r] = !valid[r] ? 0 : dense ? static_cast<Index>(position[r]) : mask.indices[position[r]];
+      }
+#pragma unroll
+      for (unsigned r = 0; r < Items; ++r) {
+        had[r] = valid[r] && present[at[r]] != 0;
+        in[r] = valid[r] && (!dense || mask.present[at[r]]);
+        old[r] = valid[r] && dense ? values[at[r]] : W{};  // kept where the mask has no entry
+      }
+#pragma unroll
+      for (unsigned r = 0; r < Items; ++r) {
+        if (!valid[r]) continue;
+        const Index i = at[r];
+        M from{};
         if constexpr (std::is_same_v<M, S>) {
-          if (source_is_mask) value = dense ? mask.values[i] : source.values[position[r]];
-          else if (!scalar) has = source.find(i, value);
-        } else if (!scalar) {
-          has = source.find(i, value);
+          if (source_is_mask && in[r]) from = dense ? mask.values[i] : source.values[position[r]];
         }
+        bool has = false;
+        W value;
+        change += assign_position(i, in[r], had[r], old[r], from, source, scalar, source_is_mask,
+                                  scalar_value, value, has);
         present[i] = has ? 1 : 0;
-        values[i] = has ? static_cast<W>(value) : W{};
-        change += int(has && !had[r]) - int(had[r] && !has);
-      } else {
-        // A dense mask's other positions are stored back (absent values as zero), so that the
-        // warp's stores cover whole sectors: with the stores of the masked positions alone, this
-        // kernel took 5.6x the time of a full write-back pass on a kron22 level (ncu), though it
-        // moves no more bytes.
-        const W old = values[i];
-        present[i] = had[r] ? 1 : 0;
-        values[i] = had[r] ? old : W{};
+        values[i] = value;
       }
     }
-    using Reduce = cub::BlockReduce<int, block_threads>;
-    __shared__ typename Reduce::TempStorage storage;
-    const int block_change = Reduce(storage).Sum(change);
-    if (threadIdx.x == 0 && block_change != 0)
-      atomicAdd(reinterpret_cast<unsigned long long*>(nvals_change),
-                static_cast<unsigned long long>(static_cast<std::int64_t>(block_change)));
-    __syncthreads();  // `storage` is the next step's
   }
+  using Reduce = cub::BlockReduce<long long, block_threads>;
+  __shared__ typename Reduce::TempStorage storage;
+  const long long block_change = Reduce(storage).Sum(change);
+  if (threadIdx.x == 0 && block_change != 0)
+    atomicAdd(reinterpret_cast<unsigned long long*>(nvals_change),
+              static_cast<unsigned long long>(static_cast<std::int64_t>(block_change)));
 }
 
 /// The assign a BFS level makes (parents and levels of the new frontier): every index, a
