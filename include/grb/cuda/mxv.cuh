@@ -220,14 +220,24 @@ __global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
   counter.start();
   // Whole-block strides: every thread of a block takes the same steps (PullList::append).
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  const auto bounds = [&](std::uint64_t at) {
+    return at < rows.nrows ? RowBounds{rows.row_offsets[at], rows.row_offsets[at + 1]}
+                           : RowBounds{0, 0};
+  };
+  // A row's bounds are loaded a step ahead, whether the mask allows the row or not, so that a
+  // step's chain of dependent loads is the mask, the entries and the input, not the bounds too:
+  // the three pulls of a kron22 search took 268, 348 and 269 us against 284, 366 and 286.
+  RowBounds next = bounds(std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x);
   for (std::uint64_t base = std::uint64_t(blockIdx.x) * blockDim.x; base < rows.nrows;
        base += stride) {
     const Index o = static_cast<Index>(base + threadIdx.x);
     const bool valid = base + threadIdx.x < rows.nrows;
+    const RowBounds row = next;
+    next = bounds(base + stride + threadIdx.x);
     bool found = false;
     Z sum{};
     if (valid && mask.allows(o)) {
-      for (Offset e = rows.row_offsets[o]; e < rows.row_offsets[o + 1]; ++e) {
+      for (Offset e = row.begin; e < row.end; ++e) {
         const Index k = rows.col_indices[e];
         if (u_present && !u_present[k]) continue;
         const Z term = static_cast<Z>(product(rows.values[e], input_at<Prod>(u_values, k), o, k));
