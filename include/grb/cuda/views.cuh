@@ -174,6 +174,26 @@ struct VectorMaskView {
     const bool in = mask.find(i, value) && mask_entry_allows(value, structural);
     return in != complement;
   }
+
+  /// A dense mask's entry at i, loaded (not yet tested) so that a kernel can load it a step
+  /// before it needs allows(i): allows(entry) then reads no memory. Other masks load nothing
+  /// here, and allows(entry) tests i as allows(i) does.
+  struct Entry {
+    Index i = 0;
+    std::uint8_t present = 0;
+    M value{};
+  };
+  __device__ Entry load(Index i) const {
+    Entry entry{i};
+    if (everything || !mask.dense) return entry;
+    entry.present = mask.present[i];
+    if (!structural) entry.value = mask.values[i];
+    return entry;
+  }
+  __device__ bool allows(const Entry& entry) const {
+    if (everything || !mask.dense) return allows(entry.i);
+    return (entry.present != 0 && mask_entry_allows(entry.value, structural)) != complement;
+  }
 };
 
 /// A vector mask must have the output's size (nothing to check without one).
