@@ -5,6 +5,7 @@
 // validated (Graph500 rules, on the device).
 //
 //   bfs_timeline --scale 22 --engine linalg --roots 3 [--grid SIDE] [--calls] [--events FILE]
+//   bfs_timeline --scale 22 --root 4047228 --root 1103298   (these roots, after the warm-up)
 //
 // CUPTI's own bookkeeping lengthens each launch by a few microseconds, so the wall times here are
 // a little longer than bfs_engines' (which is what to quote); the shares and the order are what
@@ -198,6 +199,7 @@ int main(int argc, char** argv) {
                "time per kernel"};
   int scale = 22, side = 0;
   Index roots = 3, warmup = 3;
+  std::vector<Index> chosen;
   std::string engine_name = "linalg", events_path;
   bool calls = false;
   app.add_option("--scale", scale, "Kronecker graph scale (0: use --grid)")->capture_default_str();
@@ -205,6 +207,7 @@ int main(int argc, char** argv) {
   app.add_option("--engine", engine_name, "the engine to trace")->capture_default_str();
   app.add_option("--roots", roots, "searches traced (random roots of degree > 0)")
       ->capture_default_str();
+  app.add_option("--root", chosen, "trace this root (repeatable; replaces the random roots)");
   app.add_option("--warmup", warmup, "untraced searches first")->capture_default_str();
   app.add_option("--events", events_path, "write every event of each traced search here");
   app.add_flag("--calls", calls,
@@ -220,6 +223,14 @@ int main(int argc, char** argv) {
     const auto& offsets = graph.csr().row_offsets;
     std::mt19937_64 random(2024);
     std::uniform_int_distribution<Index> vertex(0, graph.nrows() - 1);
+    for (Index v : chosen) {
+      if (v >= graph.nrows()) {
+        std::fprintf(stderr, "bfs_timeline: --root %u is not a vertex (%u vertices)\n", v,
+                     graph.nrows());
+        return 1;
+      }
+    }
+    if (!chosen.empty()) roots = Index(chosen.size());
     std::vector<Index> sources;
     for (std::size_t tries = 0; sources.size() < warmup + roots; ++tries) {
       if (tries > 100 * std::size_t(warmup + roots) + 1000) {
@@ -230,6 +241,8 @@ int main(int argc, char** argv) {
       const Index v = vertex(random);
       if (offsets[v + 1] > offsets[v]) sources.push_back(v);
     }
+    // Chosen roots replace the random ones after the warm-up searches.
+    std::copy(chosen.begin(), chosen.end(), sources.begin() + warmup);
     auto engine = grb::bfs::find_engine(engine_name, grb::Backend::cuda).make();
     engine->prepare(graph);
     const grb::Matrix<bool> on_device = graph.to(grb::Backend::cuda);

@@ -171,6 +171,23 @@ struct FoundEdges {
   }
 };
 
+/// A slot in the output list of `stamps` for each thread of the block that `takes` one, with one
+/// atomic for the whole block: every thread of the block calls it (a step of whole-block strides).
+/// A level that claims its outputs sparsely (a frontier of hubs whose rows mostly meet outputs
+/// claimed already) would otherwise take about one atomic on the one counter per warp and step.
+__device__ inline unsigned long long block_take_slot(const ClaimStamps& stamps, bool takes) {
+  using Scan = cub::BlockScan<unsigned, block_threads>;
+  __shared__ typename Scan::TempStorage storage;
+  __shared__ unsigned long long first;
+  unsigned rank = 0, total = 0;
+  Scan(storage).ExclusiveSum(takes ? 1u : 0u, rank, total);
+  if (threadIdx.x == 0 && total > 0) first = take_slots(stamps, total);
+  __syncthreads();
+  const unsigned long long slot = first + rank;
+  __syncthreads();  // `storage` and `first` are the next step's
+  return slot;
+}
+
 /// A stopping pull's output list, beside its dense result (null indices: none): the found outputs
 /// in any order, their slots taken from the claim stamps' count as a push's claimers take theirs.
 /// A level that finds few outputs is then read as a list (a sparse result adopted as it is, and
@@ -187,18 +204,11 @@ struct PullList {
 
   /// One step of a block: every thread calls it, found or not; one atomic per block and step.
   __device__ void append(bool found, Index o, const Z& value) const {
-    using Scan = cub::BlockScan<unsigned, block_threads>;
-    __shared__ typename Scan::TempStorage storage;
-    __shared__ unsigned long long first;
-    unsigned rank = 0, total = 0;
-    Scan(storage).ExclusiveSum(found ? 1u : 0u, rank, total);
-    if (threadIdx.x == 0 && total > 0) first = take_slots(stamps, total);
-    __syncthreads();
-    if (found && first + rank < capacity) {
-      indices[first + rank] = o;
-      values[first + rank] = value;
+    const unsigned long long slot = block_take_slot(stamps, found);
+    if (found && slot < capacity) {
+      indices[slot] = o;
+      values[slot] = value;
     }
-    __syncthreads();  // `storage` and `first` are the next step's
   }
 };
 
@@ -880,16 +890,21 @@ __device__ PushBlockTally<Threads> start_push_tally(const ClaimStamps& stamps) {
   return {counts, FoundEdges{stamps.edge_rows, stamps.edges}};
 }
 
-/// The push's visit of entry `position` of the push matrix, in the row of input entry f (index
-/// k, value u_value): the output is claimed once (claim stamps), the claimer appends (o, value)
-/// to the output list, writes the assigns fused into the push (deferred.cuh) and adds o's row
-/// length to the block's edges (when the stamps sum them).
-template <unsigned Threads, class W, class A, class U, class M, class Prod>
-__device__ void claim_output(Offset position, Index k, const U& u_value, const CsrView<A>& rows,
-                             const VectorMaskView<M>& mask, const Prod& product,
-                             const ClaimStamps& stamps, const FusedAssigns& fused,
-                             PushBlockTally<Threads>& tally, Index* out_indices,
-                             W* out_values) {
+/// An output the push visits: entry `position` of the push matrix, output o; `won`: this thread
+/// claimed o and the mask allows it (the fused targets' presence at o is then in `had`).
+struct Visit {
+  Offset position = 0;
+  Index o = 0;
+  bool won = false;
+  FusedPresence had{};
+};
+
+/// The push's claim of the output at entry `position` of the push matrix: claimed once (claim
+/// stamps), and its row length added to the block's edges (when the stamps sum them).
+template <unsigned Threads, class A, class M>
+__device__ Visit claim_visit(Offset position, const CsrView<A>& rows,
+                             const VectorMaskView<M>& mask, const ClaimStamps& stamps,
+                             const FusedAssigns& fused, PushBlockTally<Threads>& tally) {
   const Index o = rows.col_indices[position];
   // The mask read, the claim, the fused targets' presence reads and o's row bounds overlap (one
   // wait, not several): claiming a position the mask refuses changes nothing, as this push never
@@ -898,18 +913,42 @@ __device__ void claim_output(Offset position, Index k, const U& u_value, const C
   const RowBounds row = tally.edges.bounds(o);
   const bool allowed = mask.allows(o);
   const bool claimed = claim(stamps, o);
-  if (!allowed || !claimed) return;
-  tally.edges.found(row);
+  const bool won = allowed && claimed;
+  if (won) tally.edges.found(row);
+  return {position, o, won, had};
+}
+
+/// A won visit's output, in input entry f's row (index k, value u_value), into `slot` of the
+/// output list and into the assigns fused into the push (deferred.cuh). Called by the winners
+/// only.
+template <unsigned Threads, class W, class A, class U, class Prod>
+__device__ void emit_visit(const Visit& visit, unsigned long long slot, Index k, const U& u_value,
+                           const CsrView<A>& rows, const Prod& product, const FusedAssigns& fused,
+                           PushBlockTally<Threads>& tally, Index* out_indices, W* out_values) {
+  const W value = static_cast<W>(product(rows.values[visit.position], u_value, visit.o, k));
+  out_indices[slot] = visit.o;
+  out_values[slot] = value;
+  write_fused(fused, tally.fused_added, visit.had, visit.o, value,
+              cooperative_groups::coalesced_threads());
+}
+
+/// The push's visit of entry `position` of the push matrix, in the row of input entry f (index
+/// k, value u_value), with its slot taken by the group of lanes that won together.
+template <unsigned Threads, class W, class A, class U, class M, class Prod>
+__device__ void claim_output(Offset position, Index k, const U& u_value, const CsrView<A>& rows,
+                             const VectorMaskView<M>& mask, const Prod& product,
+                             const ClaimStamps& stamps, const FusedAssigns& fused,
+                             PushBlockTally<Threads>& tally, Index* out_indices,
+                             W* out_values) {
+  const Visit visit = claim_visit(position, rows, mask, stamps, fused, tally);
+  if (!visit.won) return;
   // One atomic per group of lanes that claimed together: a level that discovers 10^5 vertices
   // would otherwise serialize on the one counter.
   const auto claimers = cooperative_groups::coalesced_threads();
   unsigned long long first = 0;
   if (claimers.thread_rank() == 0) first = take_slots(stamps, claimers.size());
-  const auto slot = claimers.shfl(first, 0) + claimers.thread_rank();
-  const W value = static_cast<W>(product(rows.values[position], u_value, o, k));
-  out_indices[slot] = o;
-  out_values[slot] = value;
-  write_fused(fused, tally.fused_added, had, o, value, claimers);
+  emit_visit(visit, claimers.shfl(first, 0) + claimers.thread_rank(), k, u_value, rows, product,
+             fused, tally, out_indices, out_values);
 }
 
 /// Edge e of the expansion, its input entry found in the scanned row starts.
@@ -932,9 +971,24 @@ __global__ void push_claim_any(const Offset* starts, Index count, const Index* i
                                W* out_values) {
   auto tally = start_push_tally<block_threads>(stamps);
   const Offset edges = starts[count];  // read here, so the host never waits for the scan
-  GRB_GRID_STRIDE_LOOP(e, edges) {
-    claim_edge(e, starts, count, indices, u_values, rows, mask, product, stamps, fused, tally,
-               out_indices, out_values);
+  // Whole-block steps, each taking its slots with one atomic (block_take_slot), not one per
+  // warp: kron22's frontiers of hub vertices (10^6-10^7 edges, their outputs claimed a few per
+  // warp and step) queued on the one counter. A root whose third level pushes 2 258 hubs' 7.9 M
+  // edges: 965 -> 373 us of pushes; 32 roots' mean search 645 -> 550 us (session 18).
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * block_threads;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * block_threads; base < edges;
+       base += stride) {
+    const Offset e = base + threadIdx.x;
+    PushEdge edge{};
+    Visit visit{};
+    if (e < edges) {
+      edge = push_edge(e, starts, count, indices, rows);
+      visit = claim_visit(edge.position, rows, mask, stamps, fused, tally);
+    }
+    const unsigned long long slot = block_take_slot(stamps, visit.won);
+    if (visit.won)
+      emit_visit(visit, slot, indices[edge.f], u_values[edge.f], rows, product, fused, tally,
+                 out_indices, out_values);
   }
   tally.finish(fused, stamps);
 }
