@@ -906,15 +906,16 @@ __device__ Visit claim_visit(Offset position, const CsrView<A>& rows,
                              const VectorMaskView<M>& mask, const ClaimStamps& stamps,
                              const FusedAssigns& fused, PushBlockTally<Threads>& tally) {
   const Index o = rows.col_indices[position];
-  // The mask read, the claim, the fused targets' presence reads and o's row bounds overlap (one
-  // wait, not several): claiming a position the mask refuses changes nothing, as this push never
-  // emits it; a target's presence at o changes only by the thread that claims o.
+  // The mask read, the claim and the fused targets' presence reads overlap (one wait, not
+  // several): claiming a position the mask refuses changes nothing, as this push never emits it;
+  // a target's presence at o changes only by the thread that claims o. o's row bounds are read by
+  // the winners only: most edges of a frontier of hubs lose, and their reads were a random
+  // sector each.
   const FusedPresence had = fused_presence(fused, o);
-  const RowBounds row = tally.edges.bounds(o);
   const bool allowed = mask.allows(o);
   const bool claimed = claim(stamps, o);
   const bool won = allowed && claimed;
-  if (won) tally.edges.found(row);
+  if (won) tally.edges.found(o);
   return {position, o, won, had};
 }
 
