@@ -151,13 +151,9 @@ struct FoundEdges {
   const Offset* rows;
   unsigned long long* total;
   unsigned long long mine = 0;
-  /// o's row bounds, loaded before o is known to be found where that hides the load's latency.
-  __device__ RowBounds bounds(Index o) const {
-    return rows ? RowBounds{rows[o], rows[o + 1]} : RowBounds{0, 0};
-  }
-  __device__ void found(const RowBounds& row) { mine += row.end - row.begin; }
+  /// Output o was found: its row's length is added.
   __device__ void found(Index o) {
-    if (rows) found(bounds(o));
+    if (rows) mine += rows[o + 1] - rows[o];
   }
   /// Called by every thread of the block (Threads of them) after its loop; thread 0 adds the
   /// block's sum to *total.
