@@ -290,7 +290,7 @@ void check_fused_level(const grb::Matrix<std::int32_t>& a, Index sources, Deferr
   // A pull's result of few entries is adopted as the list its kernel wrote, not converted.
   if (strategy == grb::MxvStrategy::pull)
     CHECK((fused.q.format() == grb::VectorFormat::sparse) ==
-          (std::uint64_t(fused.q.nvals()) * grb::dense_ratio <= fused.q.size()));
+          (std::uint64_t(fused.q.nvals()) * grb::list_ratio <= fused.q.size()));
 }
 
 }  // namespace
@@ -318,8 +318,12 @@ TEST_CASE("cuda pull level: launched, the assigns queued behind it; they match t
   // assigns into a pull was measured slower than running them after it (docs/engines.md), so
   // they queue behind it, reading its result on the device: 24 000 of 131 072 outputs and 3 000
   // of 4 096 are dense, walked position by position; 2 400 of 131 072 (and about 960 of 16 384 with
-  // a warp per output) are sparse, walked as the pull's output list, and adopted as that list.
+  // a warp per output) are sparse, walked as the pull's output list, and adopted as that list;
+  // about 10 700 of 131 072 are more than size / dense_ratio, but within size / list_ratio: a
+  // list too.
   check_fused_level(random_rows(1 << 17, 3000, 8, 11), 3000, Deferral::behind,
+                    grb::MxvStrategy::pull);
+  check_fused_level(random_rows(1 << 17, 2000, 8, 15), 2000, Deferral::behind,
                     grb::MxvStrategy::pull);
   check_fused_level(random_rows(1 << 12, 100, 30, 12, 300), 100, Deferral::behind,
                     grb::MxvStrategy::pull);
@@ -376,17 +380,23 @@ TEST_CASE("cuda product: its result carries its entries' edges for the next push
     std::vector<Index> values;
     level.q.extract_tuples(indices, values);
     REQUIRE(indices.size() > 1000);
-    Offset edges = 0;  // the outputs' row lengths in A, on the host
-    for (Index i : indices) edges += a.csr().row_offsets[i + 1] - a.csr().row_offsets[i];
+    Offset edges = 0, longest = 0;  // the outputs' row lengths in A, on the host
+    for (Index i : indices) {
+      edges += a.csr().row_offsets[i + 1] - a.csr().row_offsets[i];
+      longest = std::max<Offset>(longest, a.csr().row_offsets[i + 1] - a.csr().row_offsets[i]);
+    }
     const void* rows = a_cuda.csr().row_offsets.data();
     CHECK(level.q.row_edges(rows) == std::optional<Offset>(edges));
+    CHECK(level.q.longest_row(rows) == std::optional<Offset>(longest));
     CHECK_FALSE(level.q.row_edges(a_cuda.csr().col_indices.data()).has_value());  // other rows
     grb::Vector<Index> copy = level.q;
     CHECK(copy.row_edges(rows) == std::optional<Offset>(edges));
     copy.make_sparse();
     CHECK(copy.row_edges(rows) == std::optional<Offset>(edges));  // the same entries
+    CHECK(copy.longest_row(rows) == std::optional<Offset>(longest));
     level.q.set_element(indices.front(), 7);
     CHECK_FALSE(level.q.row_edges(rows).has_value());  // a change drops it
+    CHECK_FALSE(level.q.longest_row(rows).has_value());
   }
   // A rectangular matrix: an output is no row of it, so nothing is summed (nor read past its
   // row offsets).
@@ -405,6 +415,33 @@ TEST_CASE("cuda product: its result carries its entries' edges for the next push
     CHECK(w.nvals() == inputs * 40);
     CHECK_FALSE(w.row_edges(wide_cuda.csr().row_offsets.data()).has_value());
   }
+}
+
+TEST_CASE("cuda push by rows: lanes from the input's own longest row, whole rows even where "
+          "that bound is wrong") {
+  if (skip_without_cuda()) return;
+  // 1 000 sources of 5 edges each, and one vertex off the search with 70 000: by the matrix's
+  // longest row, a scanned push. The frontier's rows say 5 at most, so a group of 8 lanes per
+  // source takes it, with no scan. Told 2 (a stale bound), groups of 2 lanes walk each row in
+  // three steps: the same result.
+  const Index n = 1 << 17, sources = 1000;
+  std::vector<Index> rows, cols;
+  for (Index k = 0; k < sources; ++k)
+    for (Index j = 0; j < 5; ++j) rows.push_back(k), cols.push_back(sources + 5 * k + j);
+  for (Index j = 0; j < 70000; ++j) rows.push_back(n - 1), cols.push_back(10000 + j);
+  grb::Matrix<std::int32_t> a(n, n, Backend::cpu);
+  a.build(rows, cols, std::vector<std::int32_t>(rows.size(), 1));
+  const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
+  Level want = level_on(Backend::cpu, a, sources);
+  run_level(want, a, Deferral::none);
+  for (Offset bound : {Offset{5}, Offset{2}}) {
+    CAPTURE(bound);
+    Level got = level_on(Backend::cuda, a_cuda, sources);
+    got.q.set_row_edges(a_cuda.csr().row_offsets.data(), Offset{sources} * 5, bound);
+    run_level(got, a_cuda, Deferral::fused);
+    check_same_level(want, got);
+  }
+  CHECK(want.q.nvals() > 3000);
 }
 
 TEST_CASE("cuda push: sized by the edges its input carries, not by the longest row's bound") {

@@ -29,8 +29,13 @@ namespace grb {
 
 enum class VectorFormat { sparse, dense };
 
-/// A vector with more than size / dense_ratio entries is stored dense.
+/// A vector with more than size / dense_ratio entries is stored dense, except a product's
+/// result of at most size / list_ratio entries, which the cuda backend may leave as the list its
+/// kernel wrote (a pull's: a Kronecker BFS's tail level, ~3 * 10^5 of kron22's 4 M vertices, is
+/// then pushed from that list, and its assigns walk it, where dense it cost passes over every
+/// position).
 inline constexpr Index dense_ratio = 16;
+inline constexpr Index list_ratio = 8;
 
 template <class T>
 class Vector;
@@ -83,7 +88,8 @@ class Vector {
         values_(other.values_.clone()),
         present_(other.present_.clone()),
         edges_rows_(other.edges_rows_),
-        edges_(other.edges_) {}
+        edges_(other.edges_),
+        edges_longest_(other.edges_longest_) {}
   Vector& operator=(const Vector& other) {
     if (this != &other) *this = Vector(other);
     return *this;
@@ -98,7 +104,8 @@ class Vector {
         values_(std::move(other.values_)),
         present_(std::move(other.present_)),
         edges_rows_(other.edges_rows_),
-        edges_(other.edges_) {}
+        edges_(other.edges_),
+        edges_longest_(other.edges_longest_) {}
   Vector& operator=(Vector&& other) noexcept {
     detail::complete_deferred_quietly();
     size_ = other.size_;
@@ -111,6 +118,7 @@ class Vector {
     present_ = std::move(other.present_);
     edges_rows_ = other.edges_rows_;
     edges_ = other.edges_;
+    edges_longest_ = other.edges_longest_;
     return *this;
   }
   ~Vector() { detail::complete_deferred_quietly(); }
@@ -247,10 +255,19 @@ class Vector {
     if (row_offsets == nullptr || row_offsets != edges_rows_) return std::nullopt;
     return edges_;
   }
-  void set_row_edges(const void* row_offsets, Offset edges) {
+  /// The longest of those rows, where the product that made the vector left it too (a push
+  /// over short rows needs no scan of them).
+  std::optional<Offset> longest_row(const void* row_offsets) const {
+    detail::complete_deferred();
+    if (row_offsets == nullptr || row_offsets != edges_rows_) return std::nullopt;
+    return edges_longest_;
+  }
+  void set_row_edges(const void* row_offsets, Offset edges,
+                     std::optional<Offset> longest = std::nullopt) {
     detail::complete_deferred();
     edges_rows_ = row_offsets;
     edges_ = edges;
+    edges_longest_ = longest;
   }
   /// Picks the format by density: dense above size / dense_ratio entries.
   void settle_format() {
@@ -290,6 +307,7 @@ class Vector {
   detail::Array<std::uint8_t> present_;
   const void* edges_rows_ = nullptr;  // see row_edges
   Offset edges_ = 0;
+  std::optional<Offset> edges_longest_;  // see longest_row
 
   void sort_entries() const {
     detail::complete_deferred();

@@ -12,7 +12,7 @@
 namespace grb::cuda::detail {
 namespace {
 
-/// The host words publish_count writes into ((epoch, count), edges), a pair per counter of the
+/// The host words publish_count writes into ((epoch, count), edges, longest row), three per counter of the
 /// ring, so that a push launched behind another (deferred.hpp) never overwrites the pair the host
 /// still waits on: page-locked, mapped into the device's address space (allocated once; freed at
 /// exit, like the stamps).
@@ -20,7 +20,7 @@ struct PublishedWords {
   unsigned long long* host = nullptr;
   unsigned long long* device = nullptr;
   PublishedWords() {
-    constexpr std::size_t bytes = 2 * std::size_t{claim_counters} * sizeof(unsigned long long);
+    constexpr std::size_t bytes = slot_words * std::size_t{claim_counters} * sizeof(unsigned long long);
     void* memory = nullptr;
     GRB_CUDA_CHECK(cudaHostAlloc(&memory, bytes, cudaHostAllocMapped));
     host = static_cast<unsigned long long*>(memory);
@@ -52,8 +52,8 @@ ClaimStamps claim_stamps(Index size) {
   static Workspace workspace;
   std::lock_guard lock(workspace.mutex);
   const std::size_t needed = size > 0 ? size : 1;
-  // Two words per epoch: the claim count, and the edges.
-  constexpr std::size_t counter_words = 2 * std::size_t{claim_counters};
+  // Three words per epoch: the claim count, the edges, and the longest of their rows.
+  constexpr std::size_t counter_words = slot_words * std::size_t{claim_counters};
   if (!workspace.counters) {
     workspace.counters.emplace(device_array<unsigned long long>(counter_words));
     fill_zero(workspace.counters->data(), counter_words);
@@ -78,21 +78,26 @@ ClaimStamps claim_stamps(Index size) {
   const std::uint32_t slot = slot_of(workspace.epoch);
   unsigned long long* counters = workspace.counters->data();
   if (slot % quarter == 0)
-    fill_zero(counters + 2 * std::size_t{slot_of(slot + claim_counters / 2)}, 2 * quarter);
+    fill_zero(counters + slot_words * std::size_t{slot_of(slot + claim_counters / 2)},
+              slot_words * quarter);
   // The slot's published pair may hold the (epoch, count) of the operation claim_counters epochs
   // ago, or, when the words grew and epochs restarted, another's: cleared here (epoch 0 is never
   // handed out), await_count cannot mistake it for this operation's. That operation has read its
   // count already, so nothing else writes the pair now.
-  static_cast<volatile unsigned long long*>(published_words().host)[2 * slot] = 0;
-  return {workspace.words->data(), workspace.epoch, counters + 2 * slot, /*edge_rows=*/nullptr,
-          counters + 2 * slot + 1, published_words().device + 2 * slot};
+  static_cast<volatile unsigned long long*>(published_words().host)[slot_words * slot] = 0;
+  unsigned long long* words = counters + slot_words * slot;
+  return {workspace.words->data(), workspace.epoch,   words,
+          /*edge_rows=*/nullptr,   words + 1,           words + 2,
+          published_words().device + slot_words * slot};
 }
 
 Published await_count(const ClaimStamps& stamps) {
-  const volatile unsigned long long* word = published_words().host + 2 * slot_of(stamps.epoch);
-  // The edges were written before the count (with a system fence between).
+  const volatile unsigned long long* word =
+      published_words().host + slot_words * slot_of(stamps.epoch);
+  // The edges and the longest row were written before the count (with a system fence between).
   const auto published = [&](unsigned long long value) {
-    return Published{static_cast<Index>(value & 0xffffffffull), stamps.edge_rows ? word[1] : 0};
+    return Published{static_cast<Index>(value & 0xffffffffull), stamps.edge_rows ? word[1] : 0,
+                     stamps.edge_rows ? word[2] : 0};
   };
   for (unsigned spins = 1;; ++spins) {
     const unsigned long long value = word[0];

@@ -24,21 +24,28 @@ struct ClaimStamps {
   // that have finished (publish_count).
   unsigned long long* count;
   // The edges of the claimed outputs: the sum of their row lengths in the CSR whose row offsets
-  // are edge_rows (null: not summed), in a counter of this epoch's own (zero when handed out).
+  // are edge_rows (null: not summed), and the longest of those rows, in counters of this epoch's
+  // own (zero when handed out).
   const Offset* edge_rows;
   unsigned long long* edges;
-  // Two words of page-locked host memory mapped into the device, this epoch's slot of a ring:
-  // (epoch, count), and the edges.
+  unsigned long long* longest;
+  // Three words of page-locked host memory mapped into the device, this epoch's slot of a ring:
+  // (epoch, count), the edges, and the longest row.
   unsigned long long* published;
+  // A push claims only the outputs its mask allows, the mask read first (else both at once).
+  bool after_mask = false;
 };
 
 /// What publish_count published for an operation.
 struct Published {
   Index count;
-  Offset edges;  // 0 when not summed
+  Offset edges;    // 0 when not summed
+  Offset longest;  // the longest of those rows (0 when not summed)
 };
 
 inline constexpr std::uint32_t claim_counters = 1024;
+/// Device counters and published host words per epoch: the count, the edges, the longest row.
+inline constexpr std::size_t slot_words = 3;
 
 /// The stamps for an operation with `size` output positions (defined in src/cuda).
 ClaimStamps claim_stamps(Index size);
@@ -66,6 +73,7 @@ __device__ inline void publish_count(const ClaimStamps& stamps) {
   if (stamps.edge_rows) {
     __threadfence();
     published[1] = atomicAdd(stamps.edges, 0ull);
+    published[2] = atomicAdd(stamps.longest, 0ull);
     __threadfence_system();  // the edges before the count, which the host waits for
   }
   published[0] = (static_cast<unsigned long long>(stamps.epoch) << 32) | (before & 0xffffffffull);

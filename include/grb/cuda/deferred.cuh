@@ -140,10 +140,11 @@ class PendingPush : public grb::detail::Deferred {
     const void* values = nullptr;
     const unsigned long long* count = nullptr;  // its low 32 bits (ClaimStamps::count)
     Index capacity = 0;                         // the count is at most this
-    // A pull's output is also dense: its presence and values at every position (the list
-    // then holds the same entries, in any order).
+    // A pull's output is also dense: its presence and values at every position. Its list holds
+    // the same entries, in any order, when the count is at most `listed` (else only some).
     const std::uint8_t* present = nullptr;
     const void* dense_values = nullptr;
+    Index listed = 0;
   };
   DeviceOutput device_output;
 

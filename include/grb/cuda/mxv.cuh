@@ -33,6 +33,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cuda/functional>
 
 #include <algorithm>
 #include <cstring>
@@ -145,25 +146,39 @@ struct RowBounds {
 };
 
 /// The lengths of the found outputs' rows in the CSR whose row offsets are `rows` (null: not
-/// summed), summed per thread and then per block into *total: the next product's push/pull
-/// choice reads them with the output count (Vector::row_edges). Pulls and pushes both sum them.
+/// summed), summed per thread and then per block into *total, and their maximum into *longest
+/// (null: not kept): the next product's push/pull choice reads them with the output count
+/// (Vector::row_edges, Vector::longest_row). Pulls and pushes both sum them.
 struct FoundEdges {
   const Offset* rows;
   unsigned long long* total;
-  unsigned long long mine = 0;
+  unsigned long long* longest = nullptr;
+  unsigned long long mine = 0, mine_longest = 0;
   /// Output o was found: its row's length is added.
   __device__ void found(Index o) {
-    if (rows) mine += rows[o + 1] - rows[o];
+    if (!rows) return;
+    const unsigned long long length = rows[o + 1] - rows[o];
+    mine += length;
+    mine_longest = mine_longest > length ? mine_longest : length;
   }
   /// Called by every thread of the block (Threads of them) after its loop; thread 0 adds the
-  /// block's sum to *total.
+  /// block's sum to *total, and its longest row to *longest.
   template <unsigned Threads = block_threads>
   __device__ void flush() const {
     if (!rows) return;  // the same for the whole grid
     using Reduce = cub::BlockReduce<unsigned long long, Threads>;
     __shared__ typename Reduce::TempStorage storage;
     const unsigned long long sum = Reduce(storage).Sum(mine);
-    if (threadIdx.x == 0 && sum > 0) atomicAdd(total, sum);
+    if (!longest) {
+      if (threadIdx.x == 0 && sum > 0) atomicAdd(total, sum);
+      return;
+    }
+    __syncthreads();  // `storage` again
+    const unsigned long long most = Reduce(storage).Reduce(mine_longest, ::cuda::maximum<>{});
+    if (threadIdx.x == 0 && sum > 0) {
+      atomicAdd(total, sum);
+      atomicMax(longest, most);
+    }
   }
 };
 
@@ -188,9 +203,9 @@ __device__ inline unsigned long long block_take_slot(const ClaimStamps& stamps, 
 /// in any order, their slots taken from the claim stamps' count as a push's claimers take theirs.
 /// A level that finds few outputs is then read as a list (a sparse result adopted as it is, and
 /// assigns that walk it) rather than by passes over every position. The list holds `capacity`
-/// entries, size / dense_ratio: a result that finds more is stored dense, so its list is never
+/// entries, size / list_ratio: a result that finds more is stored dense, so its list is never
 /// read, and its outputs past the capacity are only counted (a kron22 level of 2 M outputs then
-/// writes 2 MB of list, not 32).
+/// writes 4 MB of list, not 16).
 template <class Z>
 struct PullList {
   Index* indices = nullptr;
@@ -610,7 +625,8 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
       list.indices ? nullptr : publish ? publish->count : count ? t.counter() : nullptr;
   if (count) t.edge_rows = edge_rows;
   const FoundEdges edges{count ? edge_rows : nullptr,
-                         publish ? publish->edges : counter ? counter + 1 : nullptr};
+                         publish ? publish->edges : counter ? counter + 1 : nullptr,
+                         publish ? publish->longest : nullptr};
   const ClaimStamps published = publish ? *publish : ClaimStamps{};
   if (average >= (stops_early ? warp_per_row_length_early_exit : warp_per_row_length)) {
     pull_warp_per_row<Z><<<std::min(blocks_for(std::uint64_t(rows.nrows) * 32), pull_most_blocks),
@@ -730,6 +746,8 @@ class PushPlan {
   Offset edges_at_most(Offset bound) const { return edges_ ? *edges_ : bound; }
   /// The edges, known without a scan (Vector::row_edges).
   void know_edges(Offset edges) { edges_ = edges; }
+  /// The edges where known (no read-back).
+  std::optional<Offset> known_edges() const { return edges_; }
 
  private:
   SparseInput<U> input_;
@@ -883,7 +901,7 @@ __device__ PushBlockTally<Threads> start_push_tally(const ClaimStamps& stamps) {
   __shared__ unsigned fused_added[max_fused_assigns];
   const FusedCounts counts{fused_added};
   counts.start();
-  return {counts, FoundEdges{stamps.edge_rows, stamps.edges}};
+  return {counts, FoundEdges{stamps.edge_rows, stamps.edges, stamps.longest}};
 }
 
 /// An output the push visits: entry `position` of the push matrix, output o; `won`: this thread
@@ -904,12 +922,15 @@ __device__ Visit claim_visit(Offset position, const CsrView<A>& rows,
   const Index o = rows.col_indices[position];
   // The mask read, the claim and the fused targets' presence reads overlap (one wait, not
   // several): claiming a position the mask refuses changes nothing, as this push never emits it;
-  // a target's presence at o changes only by the thread that claims o. o's row bounds are read by
+  // a target's presence at o changes only by the thread that claims o. On skewed rows
+  // (after_mask) the claim waits for the mask: a Kronecker BFS's tail frontier meets visited hubs
+  // on most edges, and their exchanges queued on a few words (kron22 root 206848's fifth level:
+  // 62 -> 45 us); a grid's levels keep the shorter chain. o's row bounds are read by
   // the winners only: most edges of a frontier of hubs lose, and their reads were a random
   // sector each.
   const FusedPresence had = fused_presence(fused, o);
   const bool allowed = mask.allows(o);
-  const bool claimed = claim(stamps, o);
+  const bool claimed = (!stamps.after_mask || allowed) && claim(stamps, o);
   const bool won = allowed && claimed;
   if (won) tally.edges.found(o);
   return {position, o, won, had};
@@ -1014,10 +1035,11 @@ __global__ void __launch_bounds__(block_scan_threads)
 /// Rows of at most this many entries are expanded by push_claim_any_by_row.
 inline constexpr Offset lane_row_entries = 16;
 
-/// push_claim_any where no row is longer than Lanes (<= lane_row_entries): a group of Lanes
-/// threads per input entry, a thread per entry of its row, with no scan and no search (a grid's
-/// BFS level, rows of at most 4 entries: the chain of dependent reads is what a level costs
-/// there, and each thread's chain is one edge long).
+/// push_claim_any for short rows: a group of Lanes threads per input entry, each thread taking
+/// every Lanes-th entry of the row, with no scan and no search (a grid's BFS level, rows of at
+/// most 4 entries and 4 lanes: the chain of dependent reads is what a level costs there, and each
+/// thread's chain is one edge long; a Kronecker BFS's tail, rows of up to 16 entries and about
+/// 1.4 on average, 2 lanes).
 /// `count_on_device`: where the input's count is still only on the device (a push queued behind
 /// the one that makes its input: chained_push), its low 32 bits are the count; else null.
 template <unsigned Lanes, class W, class A, class U, class M, class Prod>
@@ -1031,8 +1053,10 @@ __global__ void push_claim_any_by_row(Index count, const unsigned long long* cou
   GRB_GRID_STRIDE_LOOP(t, std::uint64_t(count) * Lanes) {
     const Index f = static_cast<Index>(t / Lanes);
     const Index k = indices[f];
-    const Offset position = rows.row_offsets[k] + t % Lanes;
-    if (position < rows.row_offsets[k + 1])
+    // A row longer than Lanes (the bound came from the input's own rows, which a product
+    // reported: Vector::longest_row) is walked Lanes entries a step, never cut short.
+    const Offset end = rows.row_offsets[k + 1];
+    for (Offset position = rows.row_offsets[k] + t % Lanes; position < end; position += Lanes)
       claim_output(position, k, u_values[f], rows, mask, product, stamps, fused, tally,
                    out_indices, out_values);
   }
@@ -1040,15 +1064,15 @@ __global__ void push_claim_any_by_row(Index count, const unsigned long long* cou
 }
 
 /// Installs a deferred product's result in w once its kernel has published the count: dense
-/// (made by `make_dense(count)`) where it would be stored dense anyway (settle_format), else the
-/// output list, truncated to the count. Returns what was published.
+/// (made by `make_dense(count)`) above `list_most` entries, else the output list, truncated to
+/// the count. Returns what was published.
 template <class W, class MakeDense>
 Published install_result(Vector<W>& w, const ClaimStamps& stamps, DeviceArray<Index>& indices,
-                         DeviceArray<W>& values, MakeDense make_dense) {
+                         DeviceArray<W>& values, Index list_most, MakeDense make_dense) {
   const Published published = await_count(stamps);  // no copy, no stream synchronization
   const Index n = w.size();
   const Index nvals = published.count;
-  if (std::uint64_t(nvals) * dense_ratio > n) {
+  if (nvals > list_most) {
     w = make_dense(nvals);
   } else {
     indices.truncate(nvals);
@@ -1057,7 +1081,7 @@ Published install_result(Vector<W>& w, const ClaimStamps& stamps, DeviceArray<In
     result.adopt_unsorted(std::move(indices), std::move(values));
     w = std::move(result);
   }
-  if (stamps.edge_rows) w.set_row_edges(stamps.edge_rows, published.edges);
+  if (stamps.edge_rows) w.set_row_edges(stamps.edge_rows, published.edges, published.longest);
   return published;
 }
 
@@ -1085,8 +1109,11 @@ template <class W, class A, class U, class M, class Prod>
 class PushAnySparse final : public PendingPush {
  public:
   /// A push over u's entries, which `plan` holds.
+  /// `longest_row`: a bound on the rows of u's entries; `matrix_longest`: the push matrix's
+  /// longest row.
   PushAnySparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, PushPlan<U>&& plan,
-                Offset longest_row, const VectorMaskView<M>& mask, const Prod& product)
+                Offset longest_row, Offset matrix_longest, const VectorMaskView<M>& mask,
+                const Prod& product)
       : PushAnySparse(w, u, rows, longest_row, mask, product) {
     const PushPlan<U>& input = plan_.emplace(std::move(plan));
     count_ = input.count();
@@ -1099,12 +1126,21 @@ class PushAnySparse final : public PendingPush {
     take_output(edges);
     blocks_ = blocks_for_bound(edges);
     small_ = !input.scanned() && count_ <= block_scan_inputs && edges <= small_push_edges;
+    // Lanes for the input's average row where its edges are known (a Kronecker BFS's tail: ~1.4
+    // edges a vertex, its longest rows 10-20), so that a group of 16 lanes per entry does not
+    // leave 15 idle; longer rows are walked in steps (push_claim_any_by_row). kron22 root
+    // 206848's fifth level (323 815 inputs, 446 827 edges): 131 us with 16 lanes, 45 with 2.
+    if (const auto known = input.known_edges(); by_row_ && known && count_ > 0)
+      lanes_ = std::min(lanes_, row_lanes((*known + count_ - 1) / count_));
     if (by_row_) blocks_ = blocks_for(std::uint64_t(count_) * lanes_);
     else if (!small_) input.starts();  // the scan (its launches) now; no read-back
     // Skewed rows of a square matrix: the outputs' edges are summed for the next push/pull
     // choice (Vector::row_edges; an output is a row of the next push only when the matrix is
     // square). Rows of at most lane_row_entries never need them: the bound decides there.
-    if (!by_row_ && rows.nrows == rows.ncols) stamps_.edge_rows = rows.row_offsets.data();
+    if (matrix_longest > lane_row_entries && rows.nrows == rows.ncols)
+      stamps_.edge_rows = rows.row_offsets.data();
+    // Skewed rows: a claim waits for the mask (claim_visit).
+    stamps_.after_mask = matrix_longest > lane_row_entries;
   }
 
   /// A push over the result of the deferred push `source` (u), read on the device before its
@@ -1154,7 +1190,8 @@ class PushAnySparse final : public PendingPush {
   }
 
   void finish() override {
-    const Published published = install_result(w_, stamps_, indices_, values_, [&](Index nvals) {
+    const Published published = install_result(w_, stamps_, indices_, values_,
+                                               size / dense_ratio, [&](Index nvals) {
       indices_.truncate(nvals);
       values_.truncate(nvals);
       Vector<W> dense(size, Backend::cuda);
@@ -1246,16 +1283,17 @@ class PendingPull final : public PendingPush {
     stamps.edge_rows = edge_rows;
     device_output = {indices_.data(), values_.data(), stamps.count, size, t.present.data()};
     device_output.dense_values = t.values.data();
+    device_output.listed = static_cast<Index>(indices_.size());
   }
 
   PullList<W> list() { return {indices_.data(), values_.data(), stamps, indices_.size()}; }
 
-  /// Room for every result stored sparse (count * dense_ratio <= size); at least one entry, so
+  /// Room for every result left sparse (count * list_ratio <= size); at least one entry, so
   /// that the list exists.
-  static Index list_capacity(Index size) { return std::max<Index>(size / dense_ratio, 1); }
+  static Index list_capacity(Index size) { return std::max<Index>(size / list_ratio, 1); }
 
   void finish() override {
-    install_result(w_, stamps, indices_, values_, [&](Index nvals) {
+    install_result(w_, stamps, indices_, values_, Index(indices_.size()), [&](Index nvals) {
       Vector<W> dense(size, Backend::cuda);
       dense.adopt_dense(std::move(t.values), std::move(t.present), nvals);
       return dense;
@@ -1269,9 +1307,10 @@ inline constexpr Offset chained_push_edges = Offset{1} << 20;
 
 template <class W, class A, class U, class M, class Prod>
 void push_any_sparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, PushPlan<U>&& plan,
-                     Offset longest_row, const VectorMaskView<M>& mask, const Prod& product) {
-  auto push = std::make_unique<PushAnySparse<W, A, U, M, Prod>>(w, u, rows, std::move(plan),
-                                                                longest_row, mask, product);
+                     Offset longest_row, Offset matrix_longest, const VectorMaskView<M>& mask,
+                     const Prod& product) {
+  auto push = std::make_unique<PushAnySparse<W, A, U, M, Prod>>(
+      w, u, rows, std::move(plan), longest_row, matrix_longest, mask, product);
   // Only a push whose launches are its cost waits to be fused: in a push of 10^5 outputs (a
   // Kronecker graph's second level) the fused writes lengthen every claimer's chain of reads,
   // and separate assigns were as fast or faster (kron22, 16 roots, 2 runs each: medians 0.90
@@ -1495,22 +1534,32 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
   const Csr<A>& push_rows = pull_is_csc ? a.csr() : a.csc();
   std::optional<PushPlan<U>> plan;
   bool pushes = false;
+  // u's longest row where the product that made it reported one (Vector::longest_row): a
+  // tighter bound than the matrix's, so that a tail frontier of short rows is pushed by rows.
+  const Offset matrix_longest = longest_row_of(a, !pull_is_csc);
+  Offset input_longest = matrix_longest;
+  if (const auto longest = u.longest_row(push_rows.row_offsets.data()))
+    input_longest = std::min(input_longest, *longest);
   if (products && desc.strategy == MxvStrategy::push) {
     pushes = true;
   } else if (products && desc.strategy == MxvStrategy::automatic) {
     // Decided without a read-back where the degrees settle it: push when even u's longest
     // rows are few enough, pull when even its average rows are too many; else (skewed
     // degrees) by the exact edge count of u's rows, from the scan the push needs anyway.
-    // The average's test stays ahead of exact edges that u already carries: pull_work counts
-    // every allowed output, a Kronecker graph's isolated vertices too, so on a tail level the
-    // exact edges chose a push that cost twice the pull it replaced (kron22, session 17: a
-    // frontier of ~3 * 10^5 low-degree vertices, 92 us of compaction, scan and push against a
-    // 48 us pull).
+    // Exact edges that u already carries decide first only where u is a list, which the push
+    // reads as it is: a dense u is compacted first, and pull_work counts every allowed output,
+    // a Kronecker graph's isolated vertices too, so on a dense tail level the exact edges chose
+    // a push that cost twice the pull it replaced (kron22, session 17: ~3 * 10^5 low-degree
+    // vertices, 92 us of compaction, scan and push against a 48 us pull). A pull now leaves
+    // such a level a list (list_ratio), which is pushed by rows (~30-45 us against ~40-65).
     const double alpha = early_exit ? pull_advantage_early_exit : pull_advantage;
     const double pull_work = double(allowed) * double(a.nvals()) / std::max<Index>(output_size, 1);
     const double average_push = double(u.nvals()) * double(a.nvals()) / std::max<Index>(input_size, 1);
-    if (double(u.nvals()) * double(longest_row_of(a, !pull_is_csc)) * alpha < pull_work) {
+    const auto known_edges = u.row_edges(push_rows.row_offsets.data());
+    if (double(u.nvals()) * double(input_longest) * alpha < pull_work) {
       pushes = true;
+    } else if (known_edges && u.format() == VectorFormat::sparse) {
+      pushes = double(*known_edges) * alpha < pull_work;
     } else if (average_push * alpha < pull_work) {
       // The exact edges: left on u by the product that made it, else scanned and read back.
       plan.emplace(push_rows, u);
@@ -1526,7 +1575,7 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
   }
   if constexpr (any_monoid && !has_accum<Accum>) {
     if (pushes && (desc.replace || mask_view.everything)) {
-      push_any_sparse(w, u, push_rows, std::move(*plan), longest_row_of(a, !pull_is_csc),
+      push_any_sparse(w, u, push_rows, std::move(*plan), input_longest, matrix_longest,
                       mask_view, product);
       return;
     }

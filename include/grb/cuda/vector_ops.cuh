@@ -218,8 +218,9 @@ __device__ int assign_position(Index i, bool in, bool had, const W& old, const M
 /// mask's entry at `position` is the source's there (a BFS's parents from its frontier).
 /// `mask_count`: where the mask's count is still only on the device (its low 32 bits; a sparse
 /// mask's nvals is then a bound), else null. A mask held both ways (dense, with `indices` listing
-/// its entries in any order: a pull's result) is walked as that list when its count says it is
-/// sparse; the mask's entry values are then the source's `values`, in list order.
+/// its entries in any order: a pull's result) is walked as that list when the list holds every
+/// entry (the count at most the mask's nvals, the list's capacity); the mask's entry values are
+/// then the source's `values`, in list order.
 ///
 /// A dense mask is a pass over every position, four consecutive positions a thread: the mask's
 /// and the target's presence are one 4-byte load each, and the values 16-byte loads, so that the
@@ -235,7 +236,7 @@ __global__ void assign_in_place_kernel(VectorView<M> mask, VectorView<S> source,
   std::uint64_t items = dense ? mask.size : mask.nvals;
   if (mask_count) {
     const std::uint64_t count = *mask_count & 0xffffffffull;
-    if (dense && mask.indices && count * dense_ratio <= mask.size) dense = false;
+    if (dense && mask.indices && count <= mask.nvals) dense = false;
     if (!dense && count < items) items = count;
   }
   const bool reads_mask_values = std::is_same_v<M, S> && source_is_mask;
@@ -379,6 +380,8 @@ bool assign_behind_push(Vector<W>& w, const Vector<M>& mask, const Vector<S>* so
   list.indices = output.indices;
   VectorView<M> mask_view = list;
   if (output.present) {
+    // A pull's result, dense and listed: the kernel walks the list where it holds every entry.
+    mask_view.nvals = output.listed;
     mask_view.dense = true;
     mask_view.present = output.present;
     mask_view.values = static_cast<const M*>(output.dense_values);
