@@ -169,16 +169,14 @@ struct FoundEdges {
     using Reduce = cub::BlockReduce<unsigned long long, Threads>;
     __shared__ typename Reduce::TempStorage storage;
     const unsigned long long sum = Reduce(storage).Sum(mine);
-    if (!longest) {
-      if (threadIdx.x == 0 && sum > 0) atomicAdd(total, sum);
-      return;
+    unsigned long long most = 0;
+    if (longest) {  // the same for the whole grid
+      __syncthreads();  // `storage` again
+      most = Reduce(storage).Reduce(mine_longest, ::cuda::maximum<>{});
     }
-    __syncthreads();  // `storage` again
-    const unsigned long long most = Reduce(storage).Reduce(mine_longest, ::cuda::maximum<>{});
-    if (threadIdx.x == 0 && sum > 0) {
-      atomicAdd(total, sum);
-      atomicMax(longest, most);
-    }
+    if (threadIdx.x != 0 || sum == 0) return;
+    atomicAdd(total, sum);
+    if (longest) atomicMax(longest, most);
   }
 };
 
@@ -743,7 +741,7 @@ class PushPlan {
     return *edges_;
   }
   /// The edges, where edges() has read them already; else at most `bound`, with no read-back.
-  Offset edges_at_most(Offset bound) const { return edges_ ? *edges_ : bound; }
+  Offset edges_at_most(Offset bound) const { return edges_.value_or(bound); }
   /// The edges, known without a scan (Vector::row_edges).
   void know_edges(Offset edges) { edges_ = edges; }
   /// The edges where known (no read-back).
@@ -1540,6 +1538,8 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
   Offset input_longest = matrix_longest;
   if (const auto longest = u.longest_row(push_rows.row_offsets.data()))
     input_longest = std::min(input_longest, *longest);
+  // u's exact edges, where the product that made it left them (Vector::row_edges).
+  const auto known_edges = u.row_edges(push_rows.row_offsets.data());
   if (products && desc.strategy == MxvStrategy::push) {
     pushes = true;
   } else if (products && desc.strategy == MxvStrategy::automatic) {
@@ -1555,7 +1555,6 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
     const double alpha = early_exit ? pull_advantage_early_exit : pull_advantage;
     const double pull_work = double(allowed) * double(a.nvals()) / std::max<Index>(output_size, 1);
     const double average_push = double(u.nvals()) * double(a.nvals()) / std::max<Index>(input_size, 1);
-    const auto known_edges = u.row_edges(push_rows.row_offsets.data());
     if (double(u.nvals()) * double(input_longest) * alpha < pull_work) {
       pushes = true;
     } else if (known_edges && u.format() == VectorFormat::sparse) {
@@ -1563,7 +1562,7 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
     } else if (average_push * alpha < pull_work) {
       // The exact edges: left on u by the product that made it, else scanned and read back.
       plan.emplace(push_rows, u);
-      if (const auto edges = u.row_edges(push_rows.row_offsets.data())) plan->know_edges(*edges);
+      if (known_edges) plan->know_edges(*known_edges);
       pushes = double(plan->edges()) * alpha < pull_work;
     }
   }
@@ -1571,7 +1570,7 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
     // The exact edges, where u carries them, size the push's grid (a tail level of a few hundred
     // hubs' neighbours is otherwise sized by its bound from the longest row).
     plan.emplace(push_rows, u);
-    if (const auto edges = u.row_edges(push_rows.row_offsets.data())) plan->know_edges(*edges);
+    if (known_edges) plan->know_edges(*known_edges);
   }
   if constexpr (any_monoid && !has_accum<Accum>) {
     if (pushes && (desc.replace || mask_view.everything)) {
