@@ -5,6 +5,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -26,6 +27,20 @@ inline unsigned blocks_for(std::uint64_t items) {
   std::uint64_t blocks = (items + block_threads - 1) / block_threads;
   if (blocks == 0) blocks = 1;
   return static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks);
+}
+
+/// How many blocks of block_threads threads of `kernel` the GPU holds at once: a grid of one
+/// wave, for kernels whose blocks loop (whole-block strides). Asked of the runtime per call:
+/// callers keep the answer (a static per kernel).
+template <class Kernel>
+unsigned resident_blocks(Kernel kernel) {
+  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
+  GRB_CUDA_CHECK(cudaGetDevice(&device));
+  GRB_CUDA_CHECK(
+      cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  GRB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel,
+                                                               block_threads, 0));
+  return unsigned(std::max(multiprocessors * per_multiprocessor, 1));
 }
 
 /// Blocks for work of at most `items` items whose real count the kernel reads on the device

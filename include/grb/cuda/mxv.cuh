@@ -221,19 +221,26 @@ struct PullList {
   }
 };
 
-/// The grid of a stopping pull, at most: its blocks loop (whole-block strides). Each block has
-/// fixed costs (its barriers, its tallies, and its finish on the one counter publish_count
-/// shares); with a block per 256 of kron22's 4 M outputs (16 384 blocks) they were a fifth of
-/// the pulls' time: 2 048 blocks took 218 us for a search's three pulls against 267 (1 024: 219;
-/// 4 096: 227; 528: 337).
+/// The grid of a stopping pull with a warp per row, at most: its blocks loop (whole-block
+/// strides). Each block has fixed costs (its barriers, its tallies, and its finish on the one
+/// counter publish_count shares); with a block per 256 of kron22's 4 M outputs (16 384 blocks)
+/// they were a fifth of the pulls' time: 2 048 blocks took 218 us for a search's three pulls
+/// against 267 (1 024: 219; 4 096: 227; 528: 337). The pull with a thread per row takes one wave
+/// of blocks (resident_blocks).
 inline constexpr unsigned pull_most_blocks = 2048;
 
+/// A thread per row, at most 32 registers (launch bounds of 8 blocks per SM): a step is a chain
+/// of dependent loads, so the warps in flight decide its time. At 40 registers an SM held 6
+/// blocks (ncu on a kron22 search's third pull: 64% achieved occupancy, 41% of the cycles between
+/// a warp's instructions waiting on loads); with 8, and a grid of one wave rather than of 2 048
+/// blocks, three roots' fourth pulls took 61, 57 and 56 us against 69, 65 and 65, their third
+/// pulls 105, 90 and 93 against 108, 93 and 92 (a few bytes spill, to L1).
 template <class Z, class A, class U, class M, class Add, class Prod>
-__global__ void pull_thread_per_row(CsrView<A> rows, const U* u_values,
-                                    const std::uint8_t* u_present, VectorMaskView<M> mask,
-                                    Add add, Prod product, Z* t_values, std::uint8_t* t_present,
-                                    unsigned long long* t_count, FoundEdges edges,
-                                    ClaimStamps publish, PullList<Z> list) {
+__global__ void __launch_bounds__(block_threads, 8)
+    pull_thread_per_row(CsrView<A> rows, const U* u_values, const std::uint8_t* u_present,
+                        VectorMaskView<M> mask, Add add, Prod product, Z* t_values,
+                        std::uint8_t* t_present, unsigned long long* t_count, FoundEdges edges,
+                        ClaimStamps publish, PullList<Z> list) {
   __shared__ unsigned block_count;
   const BlockCount counter{&block_count, t_count};
   counter.start();
@@ -632,7 +639,9 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
         t.present.data(), counter, edges, published, list);
   } else {
-    pull_thread_per_row<Z><<<std::min(blocks_for(rows.nrows), pull_most_blocks), block_threads>>>(
+    // One wave: every block resident from the start, none waiting for another to finish.
+    static const unsigned wave = resident_blocks(pull_thread_per_row<Z, A, U, M, Add, Prod>);
+    pull_thread_per_row<Z><<<std::min(blocks_for(rows.nrows), wave), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
         t.present.data(), counter, edges, published, list);
   }
