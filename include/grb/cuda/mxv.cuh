@@ -184,12 +184,12 @@ struct FoundEdges {
 /// atomic for the whole block: every thread of the block calls it (a step of whole-block strides).
 /// A level that claims its outputs sparsely (a frontier of hubs whose rows mostly meet outputs
 /// claimed already) would otherwise take about one atomic on the one counter per warp and step.
-__device__ inline unsigned long long block_take_slot(const ClaimStamps& stamps, bool takes) {
+__device__ inline unsigned long long block_take_slot(const ClaimStamps& stamps, unsigned takes) {
   using Scan = cub::BlockScan<unsigned, block_threads>;
   __shared__ typename Scan::TempStorage storage;
   __shared__ unsigned long long first;
   unsigned rank = 0, total = 0;
-  Scan(storage).ExclusiveSum(takes ? 1u : 0u, rank, total);
+  Scan(storage).ExclusiveSum(takes, rank, total);
   if (threadIdx.x == 0 && total > 0) first = take_slots(stamps, total);
   __syncthreads();
   const unsigned long long slot = first + rank;
@@ -211,9 +211,25 @@ struct PullList {
   ClaimStamps stamps{};
   unsigned long long capacity = 0;
 
+  /// One step of a block with Items consecutive outputs a thread, from `first`: every thread
+  /// calls it; bit j of `found` says whether output first + j was found (its value
+  /// found_values[j]). One atomic per block and step.
+  template <unsigned Items>
+  __device__ void append_rows(unsigned found, Index first, const Z (&found_values)[Items]) const {
+    unsigned long long slot = block_take_slot(stamps, unsigned(__popc(found)));
+#pragma unroll
+    for (unsigned j = 0; j < Items; ++j) {
+      if (!((found >> j) & 1u)) continue;
+      if (slot < capacity) {
+        indices[slot] = first + j;
+        values[slot] = found_values[j];
+      }
+      ++slot;
+    }
+  }
   /// One step of a block: every thread calls it, found or not; one atomic per block and step.
   __device__ void append(bool found, Index o, const Z& value) const {
-    const unsigned long long slot = block_take_slot(stamps, found);
+    const unsigned long long slot = block_take_slot(stamps, found ? 1u : 0u);
     if (found && slot < capacity) {
       indices[slot] = o;
       values[slot] = value;
@@ -229,13 +245,22 @@ struct PullList {
 /// of blocks (resident_blocks).
 inline constexpr unsigned pull_most_blocks = 2048;
 
-/// A thread per row, at most 32 registers (launch bounds of 8 blocks per SM): a step is a chain
-/// of dependent loads, so the warps in flight decide its time. At 40 registers an SM held 6
-/// blocks (ncu on a kron22 search's third pull: 64% achieved occupancy, 41% of the cycles between
-/// a warp's instructions waiting on loads); with 8, and a grid of one wave rather than of 2 048
-/// blocks, three roots' fourth pulls took 61, 57 and 56 us against 69, 65 and 65, their third
-/// pulls 105, 90 and 93 against 108, 93 and 92 (a few bytes spill, to L1).
-template <class Z, class A, class U, class M, class Add, class Prod>
+/// Consecutive rows a thread of the stopping pull takes per step. A step ends with a block
+/// barrier (the output list's slots, PullList::append_rows), and a block's step lasts as long as
+/// its longest row walk: ncu on a kron22 search's fourth pull found 37% of the cycles between a
+/// warp's instructions at that barrier. Two rows a step halve the steps; their mask entries, then
+/// their bounds, load together. Three kron22 roots' third and fourth pulls took 100, 58 / 88, 50 /
+/// 87, 51 us with 2 rows, against 104, 62 / 89, 56 / 90, 58 with one (its mask entry and bounds
+/// loaded a step ahead), and 118, 65 / 104, 54 / 105, 56 with 4 (H100, one build).
+inline constexpr unsigned pull_rows_per_thread = 2;
+
+/// A thread per row, pull_rows_per_thread consecutive rows a step, at most 32 registers
+/// (launch bounds of 8 blocks per SM): a step is a chain of dependent loads, so the warps in
+/// flight decide its time. At 40 registers an SM held 6 blocks (ncu on a kron22 search's third
+/// pull: 64% achieved occupancy, 41% of the cycles between a warp's instructions waiting on
+/// loads); with 8, and a grid of one wave rather than of 2 048 blocks, three roots' fourth pulls
+/// took 61, 57 and 56 us against 69, 65 and 65 (one row a step; a few bytes spilled, to L1).
+template <unsigned Items, class Z, class A, class U, class M, class Add, class Prod>
 __global__ void __launch_bounds__(block_threads, 8)
     pull_thread_per_row(CsrView<A> rows, const U* u_values, const std::uint8_t* u_present,
                         VectorMaskView<M> mask, Add add, Prod product, Z* t_values,
@@ -244,49 +269,52 @@ __global__ void __launch_bounds__(block_threads, 8)
   __shared__ unsigned block_count;
   const BlockCount counter{&block_count, t_count};
   counter.start();
-  // Whole-block strides: every thread of a block takes the same steps (PullList::append).
-  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
-  const auto bounds = [&](std::uint64_t at) {
-    return at < rows.nrows ? RowBounds{rows.row_offsets[at], rows.row_offsets[at + 1]}
-                           : RowBounds{0, 0};
-  };
-  const auto mask_entry = [&](std::uint64_t at) {
-    return mask.load(static_cast<Index>(at < rows.nrows ? at : 0));
-  };
-  // A row's bounds and its mask entry are loaded a step ahead, whether the mask allows the row or
-  // not, so that a step's chain of dependent loads is the entries and the input, not the mask and
-  // the bounds too. The three pulls of a kron22 search took 268, 348 and 269 us with the bounds
-  // ahead against 284, 366 and 286; then 216, 301 and 218 with the mask entry ahead too, against
-  // 262, 340 and 264 (each pair measured in one call).
-  const std::uint64_t first = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  RowBounds next = bounds(first);
-  auto next_entry = mask_entry(first);
-  for (std::uint64_t base = std::uint64_t(blockIdx.x) * blockDim.x; base < rows.nrows;
-       base += stride) {
-    const Index o = static_cast<Index>(base + threadIdx.x);
-    const bool valid = base + threadIdx.x < rows.nrows;
-    const RowBounds row = next;
-    const auto entry = next_entry;
-    next = bounds(base + stride + threadIdx.x);
-    next_entry = mask_entry(base + stride + threadIdx.x);
-    bool found = false;
-    Z sum{};
-    if (valid && mask.allows(entry)) {
-      for (Offset e = row.begin; e < row.end; ++e) {
+  // Whole-block strides: every thread of a block takes the same steps (PullList::append_rows).
+  const std::uint64_t span = std::uint64_t(blockDim.x) * Items;
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * span;
+  for (std::uint64_t base = std::uint64_t(blockIdx.x) * span; base < rows.nrows; base += stride) {
+    const std::uint64_t first = base + std::uint64_t(threadIdx.x) * Items;
+    bool allowed[Items];
+#pragma unroll
+    for (unsigned j = 0; j < Items; ++j) {
+      const std::uint64_t at = first + j;
+      allowed[j] = at < rows.nrows && mask.allows(mask.load(static_cast<Index>(at)));
+    }
+    RowBounds row[Items];
+#pragma unroll
+    for (unsigned j = 0; j < Items; ++j)
+      row[j] = allowed[j] ? RowBounds{rows.row_offsets[first + j], rows.row_offsets[first + j + 1]}
+                          : RowBounds{0, 0};
+    unsigned found = 0;
+    Z sums[Items];
+#pragma unroll
+    for (unsigned j = 0; j < Items; ++j) {
+      const Index o = static_cast<Index>(first + j);
+      bool hit = false;
+      Z sum{};
+      for (Offset e = row[j].begin; e < row[j].end; ++e) {
         const Index k = rows.col_indices[e];
         if (u_present && !u_present[k]) continue;
         const Z term = static_cast<Z>(product(rows.values[e], input_at<Prod>(u_values, k), o, k));
-        sum = found ? static_cast<Z>(add(sum, term)) : term;
-        found = true;
+        sum = hit ? static_cast<Z>(add(sum, term)) : term;
+        hit = true;
         if (grb::detail::is_terminal(add, sum)) break;
       }
+      sums[j] = sum;
+      if (hit) found |= 1u << j;
     }
-    if (list.indices) list.append(found, o, sum);  // the same for the whole grid
-    if (!valid) continue;
-    t_present[o] = found ? 1 : 0;
-    t_values[o] = found ? sum : Z{};
-    counter.count_found(found);
-    if (found) edges.found(o);
+    // The same for the whole grid:
+    if (list.indices) list.append_rows(found, static_cast<Index>(first), sums);
+#pragma unroll
+    for (unsigned j = 0; j < Items; ++j) {
+      const std::uint64_t at = first + j;
+      if (at >= rows.nrows) break;
+      const bool hit = (found >> j) & 1u;
+      t_present[at] = hit ? 1 : 0;
+      t_values[at] = hit ? sums[j] : Z{};
+      if (hit) edges.found(static_cast<Index>(at));
+    }
+    counter.count_found_many(unsigned(__popc(found)));
   }
   counter.flush();
   edges.flush();
@@ -640,8 +668,11 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
         t.present.data(), counter, edges, published, list);
   } else {
     // One wave: every block resident from the start, none waiting for another to finish.
-    static const unsigned wave = resident_blocks(pull_thread_per_row<Z, A, U, M, Add, Prod>);
-    pull_thread_per_row<Z><<<std::min(blocks_for(rows.nrows), wave), block_threads>>>(
+    constexpr unsigned rows_each = pull_rows_per_thread;
+    static const unsigned wave =
+        resident_blocks(pull_thread_per_row<rows_each, Z, A, U, M, Add, Prod>);
+    const std::uint64_t threads = (std::uint64_t(rows.nrows) + rows_each - 1) / rows_each;
+    pull_thread_per_row<rows_each, Z><<<std::min(blocks_for(threads), wave), block_threads>>>(
         view_of(rows), input.values(), present, mask, add, product, t.values.data(),
         t.present.data(), counter, edges, published, list);
   }
@@ -1010,7 +1041,7 @@ __global__ void push_claim_any(const Offset* starts, Index count, const Index* i
       edge = push_edge(e, starts, count, indices, rows);
       visit = claim_visit(edge.position, rows, mask, stamps, fused, tally);
     }
-    const unsigned long long slot = block_take_slot(stamps, visit.won);
+    const unsigned long long slot = block_take_slot(stamps, visit.won ? 1u : 0u);
     if (visit.won)
       emit_visit(visit, slot, indices[edge.f], u_values[edge.f], rows, product, fused, tally,
                  out_indices, out_values);

@@ -65,6 +65,10 @@ struct BlockCount {
     if (votes != 0 && (threadIdx.x & 31u) == unsigned(__ffs(active) - 1))
       atomicAdd(shared, unsigned(__popc(votes)));
   }
+  /// `found` more outputs of this thread (any lanes may call it).
+  __device__ void count_found_many(unsigned found) const {
+    if (total && found != 0) atomicAdd(shared, found);
+  }
   __device__ void flush() const {
     __syncthreads();
     if (threadIdx.x == 0 && total && *shared != 0)
