@@ -180,8 +180,9 @@ struct FoundEdges {
   }
 };
 
-/// A slot in the output list of `stamps` for each thread of the block that `takes` one, with one
-/// atomic for the whole block: every thread of the block calls it (a step of whole-block strides).
+/// `takes` slots in the output list of `stamps` for each thread of the block (the first one's
+/// position), with one atomic for the whole block: every thread of the block calls it (a step of
+/// whole-block strides).
 /// A level that claims its outputs sparsely (a frontier of hubs whose rows mostly meet outputs
 /// claimed already) would otherwise take about one atomic on the one counter per warp and step.
 __device__ inline unsigned long long block_take_slot(const ClaimStamps& stamps, unsigned takes) {
@@ -314,7 +315,7 @@ __global__ void __launch_bounds__(block_threads, 8)
       t_values[at] = hit ? sums[j] : Z{};
       if (hit) edges.found(static_cast<Index>(at));
     }
-    counter.count_found_many(unsigned(__popc(found)));
+    counter.count_found(unsigned(__popc(found)));
   }
   counter.flush();
   edges.flush();

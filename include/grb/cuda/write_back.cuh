@@ -50,8 +50,8 @@ struct DenseResult {
 };
 
 /// Counts entries per block, for kernels whose threads leave a grid-stride loop at different
-/// times (so __syncthreads_count cannot be used inside it): count_found per entry, by a shared
-/// atomic per warp, then flush_count once by every thread after the loop.
+/// times (so __syncthreads_count cannot be used inside it): count_found by each thread, a shared
+/// atomic, then flush once by every thread after the loop.
 struct BlockCount {
   unsigned* shared;
   unsigned long long* total;  // null: not counting
@@ -59,14 +59,8 @@ struct BlockCount {
     if (threadIdx.x == 0) *shared = 0;
     __syncthreads();
   }
-  __device__ void count_found(bool found) const {
-    const unsigned active = __activemask();
-    const unsigned votes = __ballot_sync(active, found);
-    if (votes != 0 && (threadIdx.x & 31u) == unsigned(__ffs(active) - 1))
-      atomicAdd(shared, unsigned(__popc(votes)));
-  }
-  /// `found` more outputs of this thread (any lanes may call it).
-  __device__ void count_found_many(unsigned found) const {
+  /// `found` more entries of this thread.
+  __device__ void count_found(unsigned found) const {
     if (total && found != 0) atomicAdd(shared, found);
   }
   __device__ void flush() const {
