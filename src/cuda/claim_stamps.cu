@@ -12,10 +12,10 @@
 namespace grb::cuda::detail {
 namespace {
 
-/// The host words publish_count writes into ((epoch, count), edges, longest row), three per counter of the
-/// ring, so that a push launched behind another (deferred.hpp) never overwrites the pair the host
-/// still waits on: page-locked, mapped into the device's address space (allocated once; freed at
-/// exit, like the stamps).
+/// The host words publish_count writes into ((epoch, count), edges, longest row), slot_words per
+/// counter of the ring, so that a push launched behind another (deferred.hpp) never overwrites
+/// the words the host still waits on: page-locked, mapped into the device's address space
+/// (allocated once; freed at exit, like the stamps).
 struct PublishedWords {
   unsigned long long* host = nullptr;
   unsigned long long* device = nullptr;

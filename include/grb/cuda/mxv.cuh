@@ -228,13 +228,10 @@ struct PullList {
       ++slot;
     }
   }
-  /// One step of a block: every thread calls it, found or not; one atomic per block and step.
+  /// One step of a block, one output a thread: every thread calls it, found or not.
   __device__ void append(bool found, Index o, const Z& value) const {
-    const unsigned long long slot = block_take_slot(stamps, found ? 1u : 0u);
-    if (found && slot < capacity) {
-      indices[slot] = o;
-      values[slot] = value;
-    }
+    const Z one[1] = {value};
+    append_rows(found ? 1u : 0u, o, one);
   }
 };
 

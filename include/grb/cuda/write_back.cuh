@@ -50,8 +50,8 @@ struct DenseResult {
 };
 
 /// Counts entries per block, for kernels whose threads leave a grid-stride loop at different
-/// times (so __syncthreads_count cannot be used inside it): count_found by each thread, a shared
-/// atomic, then flush once by every thread after the loop.
+/// times (so __syncthreads_count cannot be used inside it): count_found by every lane of a warp,
+/// a shared atomic per warp, then flush once by every thread after the loop.
 struct BlockCount {
   unsigned* shared;
   unsigned long long* total;  // null: not counting
@@ -59,9 +59,11 @@ struct BlockCount {
     if (threadIdx.x == 0) *shared = 0;
     __syncthreads();
   }
-  /// `found` more entries of this thread.
+  /// `found` more entries of this thread; every lane of the warp calls it.
   __device__ void count_found(unsigned found) const {
-    if (total && found != 0) atomicAdd(shared, found);
+    if (!total) return;  // the same for the whole grid
+    const unsigned sum = __reduce_add_sync(0xffffffffu, found);
+    if (sum != 0 && (threadIdx.x & 31u) == 0) atomicAdd(shared, sum);
   }
   __device__ void flush() const {
     __syncthreads();
