@@ -3,6 +3,7 @@
 // validators (which share no code with the algorithms) on every result.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -236,6 +237,50 @@ TEST_CASE("SSSP on the Berlin road network (zero-length links) validates") {
   GRB_FOR_EACH_BACKEND(backend) {
     const auto distance = checked_sssp(graph.matrix, 1, backend);
     CHECK(distance[1] == 0.0);
+  }
+}
+
+TEST_CASE("BFS into a reused result: nothing of the last search stays") {
+  // Sparse random graphs fall into many components: a search from a small component after one
+  // from the giant component must leave the giant component unreached, and a search over a graph
+  // of another size, or without parents, must resize the vectors it reuses.
+  const auto sparse = grb::generate::erdos_renyi(3000, 1.2);
+  const auto grid = grb::generate::grid(30);
+  GRB_FOR_EACH_BACKEND(backend) {
+    const auto sparse_pattern = grb::pattern(sparse).to(backend);
+    const auto grid_pattern = grb::pattern(grid).to(backend);
+    const auto& offsets = sparse.csr().row_offsets;
+    std::vector<Index> sources;  // vertices with an edge, the reach of their searches varying
+    for (Index v = 0; v < sparse.nrows() && sources.size() < 6; v += 97)
+      if (offsets[v + 1] > offsets[v]) sources.push_back(v);
+    REQUIRE(sources.size() == 6);
+    grb::algorithms::BfsResult reused;
+    std::set<std::size_t> reaches;
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+      CAPTURE(sources[k]);
+      const bool parents = k != 2;
+      grb::algorithms::bfs(reused, sparse_pattern, sources[k], parents);
+      const auto got = to_host(reused, sparse.nrows());
+      const auto fresh = to_host(grb::algorithms::bfs(sparse_pattern, sources[k]), sparse.nrows());
+      CHECK(got.level == fresh.level);
+      reaches.insert(std::size_t(std::count_if(got.level.begin(), got.level.end(),
+                                               [](std::int32_t l) { return l >= 0; })));
+      if (parents) {
+        const auto verdict = grb::validate::bfs(sparse, sources[k], got.level, got.parent);
+        INFO(verdict.message);
+        CHECK(verdict.ok);
+      } else {
+        CHECK(reused.parent.size() == 0);
+      }
+      if (k == 3) {  // another graph in between
+        grb::algorithms::bfs(reused, grid_pattern, 5);
+        const auto on_grid = to_host(reused, grid.nrows());
+        const auto verdict = grb::validate::bfs(grid, 5, on_grid.level, on_grid.parent);
+        INFO(verdict.message);
+        CHECK(verdict.ok);
+      }
+    }
+    CHECK(reaches.size() > 1);  // the searches did reach different parts
   }
 }
 

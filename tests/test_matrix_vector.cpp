@@ -130,6 +130,41 @@ TEST_CASE("vector set_element: a first entry, a new one and an overwrite, counte
   }
 }
 
+TEST_CASE("vector clear_dense empties a vector and stores it dense, keeping dense storage") {
+  GRB_FOR_EACH_BACKEND(backend) {
+    // A dense vector with entries and a pending in-place count: emptied, its arrays kept.
+    grb::Vector<std::int32_t> v(1000, backend);
+    v.make_dense();
+    v.set_element(3, 30);
+    v.set_element(999, 9);
+    CHECK(v.nvals() == 2);
+    const void* kept = v.values().data();
+    v.set_element(500, 5);  // its count changes on the device, not yet read back
+    v.clear_dense();
+    CHECK(v.nvals() == 0);
+    CHECK(v.format() == grb::VectorFormat::dense);
+    CHECK(v.values().data() == kept);
+    CHECK_FALSE(v.extract_element(3).has_value());
+    CHECK_FALSE(v.extract_element(500).has_value());
+    v.set_element(999, 1);  // absent again, so counted again
+    v.set_element(0, 2);
+    CHECK(v.nvals() == 2);
+    std::vector<grb::Index> indices;
+    std::vector<std::int32_t> values;
+    v.extract_tuples(indices, values);
+    CHECK(indices == std::vector<grb::Index>{0, 999});
+    CHECK(values == std::vector<std::int32_t>{2, 1});
+    // A sparse vector becomes an empty dense one.
+    grb::Vector<double> sparse(1000, backend);
+    sparse.set_element(7, 1.0);
+    REQUIRE(sparse.format() == grb::VectorFormat::sparse);
+    sparse.clear_dense();
+    CHECK(sparse.nvals() == 0);
+    CHECK(sparse.format() == grb::VectorFormat::dense);
+    CHECK_FALSE(sparse.extract_element(7).has_value());
+  }
+}
+
 TEST_CASE("vector formats convert by density and keep their entries") {
   GRB_FOR_EACH_BACKEND(backend) {
     grb::Vector<float> v(100, backend);

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "grb/grb.hpp"
 
@@ -24,8 +25,11 @@ struct BfsResult {
 
 inline namespace GRB_OPERATIONS_NAMESPACE {  // see grb/operations.hpp
 
+/// bfs into `result`, whose vectors are reused where they have the graph's size and backend
+/// (their storage kept: Vector::clear_dense), so a caller searching from many roots allocates
+/// them once. Their contents on entry do not matter.
 template <class T>
-BfsResult bfs(const Matrix<T>& a, Index source, bool parents = true) {
+void bfs(BfsResult& result, const Matrix<T>& a, Index source, bool parents = true) {
   const Index n = a.nrows();
   if (a.ncols() != n)
     throw DimensionMismatch("bfs: the adjacency matrix must be square, not " + std::to_string(n) +
@@ -38,13 +42,17 @@ BfsResult bfs(const Matrix<T>& a, Index source, bool parents = true) {
   const Descriptor unvisited{.replace = true, .structural_mask = true, .complement_mask = true};
   const Descriptor where_present{.structural_mask = true};
 
-  BfsResult result{Vector<std::int32_t>(n, backend), Vector<Index>(parents ? n : 0, backend)};
-  Vector<std::int32_t>& level = result.level;
   // A storage hint, as LAGraph gives SuiteSparse (GxB_SPARSITY_CONTROL): the results are stored
   // dense from the start, since every level writes them in place; the first level's assigns
   // then need no conversion of their target first.
-  level.make_dense();
-  result.parent.make_dense();
+  auto empty_dense = [&](auto& vector, Index size) {
+    if (vector.size() != size || vector.backend() != backend)
+      vector = std::remove_reference_t<decltype(vector)>(size, backend);
+    vector.clear_dense();
+  };
+  Vector<std::int32_t>& level = result.level;
+  empty_dense(level, n);
+  empty_dense(result.parent, parents ? n : 0);
   level.set_element(source, 0);
   // Two frontiers, and the test for an empty one a level late: level `depth` is queued before
   // the host asks whether level depth - 1 found anything. In non-blocking mode the GPU then runs
@@ -73,6 +81,12 @@ BfsResult bfs(const Matrix<T>& a, Index source, bool parents = true) {
       if (q.nvals() == 0) break;
     }
   }
+}
+
+template <class T>
+BfsResult bfs(const Matrix<T>& a, Index source, bool parents = true) {
+  BfsResult result;
+  bfs(result, a, source, parents);
   return result;
 }
 

@@ -33,7 +33,8 @@ class LinearAlgebraEngine final : public Engine {
 
   void run(Index source, const Options& options) override {
     if (!prepared_) throw InvalidValue("bfs engine linalg: run() before prepare()");
-    search_ = algorithms::bfs(graph_, source, options.parents);
+    // The last search's vectors are reused: their storage is allocated once per graph.
+    algorithms::bfs(search_, graph_, source, options.parents);
     grb::wait();  // run() is synchronous: the last level's assigns may still be on the GPU
     parents_ = options.parents;
   }
