@@ -53,6 +53,7 @@ bool set_sparse_element_cuda(std::size_t, const Index*, const void*, Index, bool
   unavailable();
 }
 void zero_device_bytes(void*, std::size_t) { unavailable(); }
+void clear_dense_cuda(std::uint8_t*, std::size_t, std::int64_t*) { unavailable(); }
 
 }  // namespace detail
 }  // namespace grb

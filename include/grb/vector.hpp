@@ -68,6 +68,9 @@ bool set_sparse_element_cuda(std::size_t element_bytes, const Index* indices, co
                              Index* out_indices, void* out_values);
 /// Zeroes `bytes` bytes of device memory, in stream order.
 void zero_device_bytes(void* pointer, std::size_t bytes);
+/// Vector::clear_dense on the GPU: zeroes `size` presence bytes and the in-place count, in one
+/// launch (the first level's in-place writes then find the count ready: no memset of their own).
+void clear_dense_cuda(std::uint8_t* present, std::size_t size, std::int64_t* nvals_change);
 }  // namespace detail
 
 template <class T>
@@ -375,10 +378,15 @@ void Vector<T>::clear_dense() {
     return;
   }
   edges_rows_ = nullptr;
-  nvals_change_ = {};
   nvals_ = 0;
-  if (backend() == Backend::cpu) std::fill(present_.begin(), present_.end(), std::uint8_t{0});
-  else detail::zero_device_bytes(present_.data(), present_.size());
+  // The in-place count is kept, zeroed with the presence (update_dense then finds it ready).
+  if (nvals_change_.empty()) nvals_change_ = detail::Array<std::int64_t>(1, backend());
+  if (backend() == Backend::cpu) {
+    std::fill(present_.begin(), present_.end(), std::uint8_t{0});
+    nvals_change_[0] = 0;
+  } else {
+    detail::clear_dense_cuda(present_.data(), present_.size(), nvals_change_.data());
+  }
 }
 
 template <class T>

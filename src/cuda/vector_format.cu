@@ -149,7 +149,24 @@ __global__ void store_entry(Index nvals, const Index* indices, const Word* value
   }
 }
 
+/// Zeroes `size` presence bytes (16 at a time, the last size % 16 by block 0) and the vector's
+/// in-place count.
+__global__ void clear_presence(std::size_t size, std::uint8_t* present,
+                               std::int64_t* nvals_change) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) *nvals_change = 0;
+  const std::size_t words = size / sizeof(uint4);
+  GRB_GRID_STRIDE_LOOP(w, words) reinterpret_cast<uint4*>(present)[w] = uint4{0, 0, 0, 0};
+  const std::size_t tail = words * sizeof(uint4) + threadIdx.x;
+  if (blockIdx.x == 0 && tail < size) present[tail] = 0;
+}
+
 }  // namespace
+
+void clear_dense_cuda(std::uint8_t* present, std::size_t size, std::int64_t* nvals_change) {
+  using namespace grb::cuda::detail;
+  clear_presence<<<blocks_for(size / sizeof(uint4)), block_threads>>>(size, present, nvals_change);
+  GRB_CUDA_CHECK_LAUNCH();
+}
 
 void set_dense_element_cuda(std::size_t element_bytes, void* values, std::uint8_t* present,
                             Index i, const void* value, std::int64_t* nvals_change) {
