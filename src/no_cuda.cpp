@@ -44,16 +44,18 @@ void dense_to_sparse_cuda(std::size_t, Index, Index, const void*, const std::uin
 void sort_entries_cuda(std::size_t, Index, Index, const Index*, const void*, Index*, void*) {
   unavailable();
 }
-void set_dense_element_cuda(std::size_t, void*, std::uint8_t*, Index, const void*,
-                            std::int64_t*) {
-  unavailable();
-}
 bool set_sparse_element_cuda(std::size_t, const Index*, const void*, Index, bool, Index,
                              const void*, Index*, void*) {
   unavailable();
 }
 void zero_device_bytes(void*, std::size_t) { unavailable(); }
-void clear_dense_cuda(std::uint8_t*, std::size_t, std::int64_t*) { unavailable(); }
+void queue_clear_dense(const void*, std::uint8_t*, std::size_t, std::int64_t*) { unavailable(); }
+void queue_dense_element(const void*, std::size_t, void*, std::uint8_t*, Index, const void*,
+                         std::int64_t*, bool) {
+  unavailable();
+}
+void queue_store(const void*, void*, std::size_t, const void*) { unavailable(); }
+bool element_writes_pending() { return false; }
 
 }  // namespace detail
 }  // namespace grb

@@ -25,9 +25,12 @@ using grb::Offset;
 class Probe final : public grb::detail::Deferred {
  public:
   Probe(int& runs, bool fails, const void* target = nullptr, std::vector<int>* order = nullptr,
-        int id = 0)
-      : runs_(runs), fails_(fails), target_(target), order_(order), id_(id) {}
-  void launch() override { launched = true; }
+        int id = 0, bool results = true)
+      : runs_(runs), fails_(fails), target_(target), order_(order), id_(id), results_(results) {}
+  void launch() override {
+    launched = true;
+    if (!results_ && order_) order_->push_back(id_);  // nothing to finish: launching is all
+  }
   void finish() override {
     CHECK(launched);
     ++runs_;
@@ -35,6 +38,7 @@ class Probe final : public grb::detail::Deferred {
     if (fails_) throw std::runtime_error("probe failed");
   }
   bool writes(const void* object) const override { return !target_ || object == target_; }
+  bool has_results() const override { return results_; }
   bool launched = false;
 
  private:
@@ -43,6 +47,7 @@ class Probe final : public grb::detail::Deferred {
   const void* target_;
   std::vector<int>* order_;
   int id_;
+  bool results_;
 };
 
 void queue_probe(int& runs, bool fails = false) {
@@ -160,6 +165,29 @@ TEST_CASE("deferred work: nvals waits only for the work that writes its vector")
     CHECK_THROWS_WITH_AS(w.nvals(), "probe failed", std::runtime_error);
   }
   CHECK_FALSE(grb::detail::has_deferred_work());
+}
+
+TEST_CASE("deferred work without results: skipped by newest_work, dropped once launched") {
+  int runs = 0;
+  std::vector<int> order;
+  grb::Vector<int> v(10, Backend::cpu), w(10, Backend::cpu);
+  grb::detail::defer(std::make_unique<Probe>(runs, false, &v, &order, 1));
+  grb::detail::Deferred* first = grb::detail::pending_work();
+  grb::detail::defer_behind(std::make_unique<Probe>(runs, false, &w, &order, 2, false));
+  // The newest work with results is the first, launched; the second waits, pending.
+  CHECK(grb::detail::newest_work() == first);
+  CHECK(grb::detail::pending_work() != first);
+  SUBCASE("a reader of another vector launches it, and it is gone") {
+    CHECK(v.nvals() == 0);  // launches the second, finishes the first
+    CHECK(order == std::vector<int>{2, 1});
+    CHECK_FALSE(grb::detail::has_deferred_work());
+  }
+  SUBCASE("a reader of its target launches everything") {
+    CHECK(w.nvals() == 0);
+    CHECK(order == std::vector<int>{2, 1});
+    CHECK(runs == 1);  // only the first had anything to finish
+    CHECK_FALSE(grb::detail::has_deferred_work());
+  }
 }
 
 namespace {
@@ -532,6 +560,181 @@ TEST_CASE("cuda deferred push: a fused scalar assign of a 12-byte type") {
   const grb::Vector<Triple> want = level_into_triples(Backend::cpu, a);
   check_same(want, level_into_triples(Backend::cuda, a.to(Backend::cuda)));
   CHECK(want.nvals() > n / 3);
+}
+
+namespace {
+
+/// Entries of every vector after a run of clear_dense and set_element calls (see the test).
+struct Written {
+  grb::Vector<std::int32_t> level;
+  grb::Vector<Index> parent, frontier;
+  grb::Vector<std::int16_t> other;
+  grb::Vector<Triple> triple;
+};
+
+}  // namespace
+
+TEST_CASE("cuda element writes: clear_dense and set_element queued as one launch, in call order") {
+  if (skip_without_cuda()) return;
+  const Index n = 5000;
+  const auto writes = [&](Backend backend, int interrupt) {
+    const bool cuda = backend == Backend::cuda;
+    Written w{every_third<std::int32_t>(n), every_third<Index>(n),
+              grb::Vector<Index>(n, Backend::cpu), grb::Vector<std::int16_t>(n, Backend::cpu),
+              grb::Vector<Triple>(n, Backend::cpu)};
+    w.other.make_dense();
+    w.triple.make_dense();
+    if (cuda) {
+      w.level = w.level.to(backend);
+      w.parent = w.parent.to(backend);
+      w.frontier = grb::Vector<Index>(n, backend);
+      w.other = w.other.to(backend);
+      w.triple = w.triple.to(backend);
+    }
+    // A BFS's set-up: both results emptied, an element set in each, the frontier's first.
+    w.level.clear_dense();
+    w.parent.clear_dense();
+    w.level.set_element(4001, 0);
+    w.frontier.set_element(4001, 4001);
+    w.parent.set_element(4001, 4001);
+    if (cuda) CHECK(grb::detail::pending_work() != nullptr);
+    if (interrupt == 0) CHECK(w.level.nvals() == 1);  // a reader launches them
+    // A fresh count (the 16-bit vector has none yet), an entry set twice, two positions in one
+    // call's order, a 12-byte value, and elements set in a vector just cleared (the second
+    // cannot join the clear: it waits for the next launch).
+    w.other.set_element(10, 5);
+    w.other.set_element(10, 6);
+    w.other.set_element(11, -1);
+    w.triple.set_element(3, Triple(7, 8, 9));
+    w.parent.set_element(17, 3);
+    if (interrupt == 1) (void)w.frontier.nvals();  // not written since: launches, waits for none
+    w.level.clear_dense();  // a clear behind a write to its vector: launched after it
+    w.level.set_element(2, 1);
+    w.level.set_element(3, 1);
+    if (cuda) CHECK(grb::detail::pending_work() != nullptr);
+    return w;
+  };
+  const Written want = writes(Backend::cpu, -1);
+  for (const int interrupt : {-1, 0, 1}) {
+    CAPTURE(interrupt);
+    const Written got = writes(Backend::cuda, interrupt);
+    check_same(want.level, got.level);
+    check_same(want.parent, got.parent);
+    check_same(want.frontier, got.frontier);
+    check_same(want.other, got.other);
+    check_same(want.triple, got.triple);
+    CHECK_FALSE(grb::detail::has_deferred_work());
+  }
+  CHECK(want.level.nvals() == 2);
+  CHECK(want.parent.nvals() == 2);
+  CHECK(want.other.nvals() == 2);
+  // In blocking mode each is launched at once.
+  grb::set_mode(grb::Mode::blocking);
+  grb::Vector<Index> v = every_third<Index>(n).to(Backend::cuda);
+  v.clear_dense();
+  CHECK_FALSE(grb::detail::has_deferred_work());
+  v.set_element(9, 1);
+  CHECK_FALSE(grb::detail::has_deferred_work());
+  grb::set_mode(grb::Mode::nonblocking);
+  CHECK(v.nvals() == 1);
+}
+
+namespace {
+
+/// Targets of every value size for the assigns behind a product, each holding every third
+/// position before (so that entries overwritten are not counted again).
+struct Targets {
+  grb::Vector<Index> parent;
+  grb::Vector<bool> flag;
+  grb::Vector<std::int16_t> small;
+  grb::Vector<double> weight;
+  grb::Vector<Triple> triple;  // 12 bytes: not queued behind, the product is waited for
+};
+
+Targets targets_on(Backend backend, Index n) {
+  std::vector<Index> indices;
+  std::vector<Triple> triples;
+  for (Index i = 0; i < n; i += 3) indices.push_back(i), triples.emplace_back(1, 2, 3);
+  Targets t{every_third<Index>(n), every_third<bool>(n), every_third<std::int16_t>(n),
+            every_third<double>(n), grb::Vector<Triple>(n, Backend::cpu)};
+  t.triple.build(indices, triples);
+  if (backend == Backend::cuda) {
+    t.parent = t.parent.to(backend);
+    t.flag = t.flag.to(backend);
+    t.small = t.small.to(backend);
+    t.weight = t.weight.to(backend);
+    t.triple = t.triple.to(backend);
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("cuda assigns behind a launched product: two targets of any size in one launch, one "
+          "alone, one vector twice, a 12-byte one waits") {
+  if (skip_without_cuda()) return;
+  // 6 000 sources x 20 edges: a push launched at once, its output a list; a pull: dense, and
+  // listed or not by its count (3 000 x 8: ~24 000 of 131 072 outputs; 300 x 8: a list).
+  const Index n = 1 << 17;
+  const auto s = [](grb::MxvStrategy strategy) { return strategy; };
+  for (const auto& [sources, degree, strategy] :
+       {std::tuple{Index{6000}, Index{20}, s(grb::MxvStrategy::push)},
+        std::tuple{Index{3000}, Index{8}, s(grb::MxvStrategy::pull)},
+        std::tuple{Index{300}, Index{8}, s(grb::MxvStrategy::pull)}}) {
+    CAPTURE(sources);
+    const grb::Matrix<std::int32_t> a = random_rows(n, sources, degree, sources + 1);
+    const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
+    for (int which = 0; which < 5; ++which) {
+      CAPTURE(which);
+      const auto run = [&](const grb::Matrix<std::int32_t>& m) {
+        const bool cuda = m.backend() == Backend::cuda;
+        Level level = level_on(m.backend(), m, sources);
+        Targets t = targets_on(m.backend(), n);
+        const grb::Vector<Index>& q = level.q;
+        grb::vxm(level.q, level.visited, grb::no_accum, grb::any_secondi<Index>{}, level.q, m,
+                 unvisited(strategy));
+        switch (which) {
+          case 0:  // 1 byte and the product's own values (4 bytes): launched with the second
+            grb::assign(t.flag, q, grb::no_accum, true, grb::all, where_present);
+            if (cuda) CHECK(grb::detail::pending_work() != nullptr);
+            grb::assign(t.parent, q, grb::no_accum, q, grb::all, where_present);
+            if (cuda) CHECK(grb::detail::pending_work() == nullptr);
+            break;
+          case 1:  // 8 bytes and 2
+            grb::assign(t.weight, q, grb::no_accum, 2.5, grb::all, where_present);
+            grb::assign(t.small, q, grb::no_accum, std::int16_t{-3}, grb::all, where_present);
+            if (cuda) CHECK(grb::detail::pending_work() == nullptr);
+            break;
+          case 2:  // one alone: pending until something else is called
+            grb::assign(t.weight, q, grb::no_accum, 2.5, grb::all, where_present);
+            if (cuda) CHECK(grb::detail::pending_work() != nullptr);
+            break;
+          case 3:  // one vector twice: the first launched alone, the second written last
+            grb::assign(t.small, q, grb::no_accum, std::int16_t{5}, grb::all, where_present);
+            grb::assign(t.small, q, grb::no_accum, std::int16_t{7}, grb::all, where_present);
+            if (cuda) CHECK(grb::detail::pending_work() != nullptr);
+            break;
+          default:  // 12 bytes: the product is waited for, and the assign runs after it
+            grb::assign(t.triple, q, grb::no_accum, 4.0, grb::all, where_present);
+            if (cuda) CHECK_FALSE(grb::detail::has_deferred_work());
+            break;
+        }
+        // The product itself is still in flight (bar the 12-byte case).
+        if (cuda && which != 4) CHECK(grb::detail::has_deferred_work());
+        return std::pair{std::move(level), std::move(t)};
+      };
+      const auto [want_level, want] = run(a);
+      const auto [got_level, got] = run(a_cuda);
+      check_same(want_level.q, got_level.q);
+      check_same(want.parent, got.parent);
+      check_same(want.flag, got.flag);
+      check_same(want.small, got.small);
+      check_same(want.weight, got.weight);
+      check_same(want.triple, got.triple);
+      CHECK(want_level.q.nvals() > 200);
+    }
+  }
+  CHECK_FALSE(grb::detail::has_deferred_work());
 }
 
 TEST_CASE("cuda deferred push: completed by readers, moves, other operations, destruction") {

@@ -50,6 +50,9 @@ class Deferred {
   virtual bool writes(const void* object) const = 0;
   /// Whether it replaces that object's storage (a target updated in place keeps its arrays).
   virtual bool replaces(const void* object) const { return writes(object); }
+  /// False: launch() is all there is (kernels that update their targets in place, whose counts
+  /// stay on the device), so the work is dropped once launched and nothing waits for it.
+  virtual bool has_results() const { return true; }
 };
 
 struct DeferredState {
@@ -79,7 +82,7 @@ inline void launch_pending() {
     const DeferredHold hold;  // launching reads nothing launched work may still write
     work->launch();
   }
-  state.launched.push_back(std::move(work));
+  if (work->has_results()) state.launched.push_back(std::move(work));
 }
 
 /// Finishes the oldest launched work.
@@ -153,10 +156,11 @@ inline void launch_deferred(std::unique_ptr<Deferred> work) {
 /// The pending work, for an operation that may fuse into it (null when none).
 inline Deferred* pending_work() { return deferred_state.pending.get(); }
 
-/// The newest deferred work, pending or launched (null when none).
+/// The newest deferred work with results, pending or launched (null when none): pending work
+/// without results (assigns queued behind a product) is skipped, as it will be once launched.
 inline Deferred* newest_work() {
   DeferredState& state = deferred_state;
-  if (state.pending) return state.pending.get();
+  if (state.pending && state.pending->has_results()) return state.pending.get();
   return state.launched.empty() ? nullptr : state.launched.back().get();
 }
 

@@ -53,11 +53,23 @@ void dense_to_sparse_cuda(std::size_t element_bytes, Index size, Index nvals,
 /// same entries sorted by index, in sorted_indices and sorted_values.
 void sort_entries_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
                        const void* values, Index* sorted_indices, void* sorted_values);
-// Vector::set_element on the GPU without a copy or a wait: one single-thread kernel that takes
-// the value by its bytes (element_bytes of `value`) as a parameter.
-/// values[i] = value and present[i] = 1, adding 1 to *nvals_change where i was absent.
-void set_dense_element_cuda(std::size_t element_bytes, void* values, std::uint8_t* present,
-                            Index i, const void* value, std::int64_t* nvals_change);
+// Small writes to cuda vectors' device arrays (Vector::clear_dense, set_element), queued as
+// deferred work without results: those called one after another run as one launch when anything
+// else is called (src/cuda/element_writes.cu). `object`: the Vector written (its readers launch
+// the writes first).
+/// Zeroes `size` presence bytes and the in-place count.
+void queue_clear_dense(const void* object, std::uint8_t* present, std::size_t size,
+                       std::int64_t* nvals_change);
+/// values[i] = value (element_bytes of it) and present[i] = 1, adding 1 to *nvals_change where i
+/// was absent (`fresh_count`: setting it to that 1 or 0).
+void queue_dense_element(const void* object, std::size_t element_bytes, void* values,
+                         std::uint8_t* present, Index i, const void* value,
+                         std::int64_t* nvals_change, bool fresh_count);
+/// Stores `bytes` bytes of `value` at `address` (an empty sparse vector's first index or value).
+void queue_store(const void* object, void* address, std::size_t bytes, const void* value);
+/// Whether the pending deferred work is such writes: a vector's own writes then join them, where
+/// completing the deferred work first would launch each on its own.
+bool element_writes_pending();
 /// A sparse vector's nvals entries (indices, values; in index order unless `jumbled`) with
 /// entry i set to `value`, into out_indices and out_values (room for nvals + 1 entries): an
 /// entry present is overwritten, else i is inserted in index order (after the others when
@@ -68,9 +80,6 @@ bool set_sparse_element_cuda(std::size_t element_bytes, const Index* indices, co
                              Index* out_indices, void* out_values);
 /// Zeroes `bytes` bytes of device memory, in stream order.
 void zero_device_bytes(void* pointer, std::size_t bytes);
-/// Vector::clear_dense on the GPU: zeroes `size` presence bytes and the in-place count, in one
-/// launch (the first level's in-place writes then find the count ready: no memset of their own).
-void clear_dense_cuda(std::uint8_t* present, std::size_t size, std::int64_t* nvals_change);
 }  // namespace detail
 
 template <class T>
@@ -194,14 +203,7 @@ class Vector {
 
   void adopt_sparse(detail::Array<Index>&& indices, detail::Array<T>&& values) {
     detail::complete_deferred();
-    edges_rows_ = nullptr;
-    nvals_change_ = {};
-    nvals_ = static_cast<Index>(indices.size());
-    format_ = VectorFormat::sparse;
-    jumbled_ = false;
-    indices_ = std::move(indices);
-    values_ = std::move(values);
-    present_ = detail::Array<std::uint8_t>(0, values_.backend());
+    install_sparse(std::move(indices), std::move(values));
   }
   /// adopt_sparse for entries in any order (distinct indices; cuda only): sorted when first
   /// read in order.
@@ -220,7 +222,6 @@ class Vector {
     present_ = std::move(present);
     indices_ = detail::Array<Index>(0, values_.backend());
   }
-
   /// In-place updates of a dense vector, for a backend's kernels: they write values and
   /// presence through these pointers and add the change in the entry count to *nvals_change (a
   /// device counter, zero when first handed out). nvals() reads the counter back only when it is
@@ -329,6 +330,26 @@ class Vector {
     jumbled_ = false;
   }
 
+  /// adopt_sparse's installation, for set_element's first entry of an empty vector, which
+  /// completes nothing first: nothing deferred can hold an empty vector's arrays.
+  void install_sparse(detail::Array<Index>&& indices, detail::Array<T>&& values) {
+    edges_rows_ = nullptr;
+    nvals_change_ = {};
+    nvals_ = static_cast<Index>(indices.size());
+    format_ = VectorFormat::sparse;
+    jumbled_ = false;
+    indices_ = std::move(indices);
+    values_ = std::move(values);
+    present_ = detail::Array<std::uint8_t>(0, values_.backend());
+  }
+
+  /// complete_deferred(), except where the pending work is element writes (see
+  /// detail::queue_store): this vector's own small writes then join them. No work is launched
+  /// while such writes are pending (whatever launches work launches them first).
+  void complete_but_element_writes() const {
+    if (backend() == Backend::cpu || !detail::element_writes_pending()) detail::complete_deferred();
+  }
+
   void settle_nvals() const {
     if (nvals_change_.empty()) return;
     std::int64_t change = 0;
@@ -371,8 +392,9 @@ void Vector<T>::make_dense() {
 
 template <class T>
 void Vector<T>::clear_dense() {
-  detail::complete_deferred();
+  complete_but_element_writes();
   if (format_ != VectorFormat::dense) {
+    detail::complete_deferred();
     clear();
     make_dense();
     return;
@@ -385,7 +407,7 @@ void Vector<T>::clear_dense() {
     std::fill(present_.begin(), present_.end(), std::uint8_t{0});
     nvals_change_[0] = 0;
   } else {
-    detail::clear_dense_cuda(present_.data(), present_.size(), nvals_change_.data());
+    detail::queue_clear_dense(this, present_.data(), present_.size(), nvals_change_.data());
   }
 }
 
@@ -453,17 +475,29 @@ template <class T>
 void Vector<T>::set_element(Index i, T value) {
   check_index(i, "set_element");
   if (backend() != Backend::cpu) {
-    // Written on the device, nothing copied: a dense vector's entry by one launch, its count
-    // changing in place (update_dense); a sparse vector's entries copied on the device into
-    // arrays one longer, with the entry overwritten or inserted, and one word read back
-    // (whether it was inserted), none for an empty vector (a BFS's setup waits for nothing).
-    detail::complete_deferred();
+    // Written on the device, nothing copied and nothing waited for where the vector is dense or
+    // empty: queued with the writes called just before (clear_dense, set_element), to run as one
+    // launch. A dense vector's count changes in place (update_dense). A sparse vector's entries
+    // are copied on the device into arrays one longer, with the entry overwritten or inserted,
+    // and one word read back (whether it was inserted).
+    complete_but_element_writes();
     if (format_ == VectorFormat::dense) {
-      const DenseUpdate update = update_dense();
-      detail::set_dense_element_cuda(sizeof(T), update.values, update.present, i, &value,
-                                     update.nvals_change);
+      edges_rows_ = nullptr;
+      const bool fresh = nvals_change_.empty();
+      if (fresh) nvals_change_ = detail::Array<std::int64_t>(1, backend());
+      detail::queue_dense_element(this, sizeof(T), values_.data(), present_.data(), i, &value,
+                                  nvals_change_.data(), fresh);
       return;
     }
+    if (nvals_ == 0 && nvals_change_.empty() && sizeof(T) <= 16 && size_ >= dense_ratio) {
+      detail::Array<Index> indices(1, backend());
+      detail::Array<T> values(1, backend());
+      detail::queue_store(this, indices.data(), sizeof(Index), &i);
+      detail::queue_store(this, values.data(), sizeof(T), &value);
+      install_sparse(std::move(indices), std::move(values));  // sparse: 1 * dense_ratio <= size
+      return;
+    }
+    detail::complete_deferred();
     settle_nvals();
     detail::Array<Index> indices(std::size_t(nvals_) + 1, backend());
     detail::Array<T> values(std::size_t(nvals_) + 1, backend());

@@ -1,5 +1,5 @@
 // Vector format conversions on the GPU: sparse (sorted indices + values) <-> dense (values +
-// presence bytes), the sort of a jumbled sparse vector, and set_element's stores. Values
+// presence bytes), the sort of a jumbled sparse vector, and set_element on a sparse vector. Values
 // are moved as raw words of their size, so one instantiation per size serves every value type.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
@@ -92,14 +92,6 @@ void sort_by_bitmap(Index size, Index nvals, const Index* indices, const Word* v
   GRB_CUDA_CHECK_LAUNCH();
 }
 
-template <class Word>
-__global__ void store_dense_element(Index i, Word value, Word* values, std::uint8_t* present,
-                                    std::int64_t* nvals_change) {
-  if (!present[i]) ++*nvals_change;  // one thread, in stream order with the counter's readers
-  present[i] = 1;
-  values[i] = value;
-}
-
 /// Where index i is among a sparse vector's nvals entries: where[1] = 1 and where[0] = its
 /// position if present (where is zeroed before); else, for sorted entries, where[0] = the
 /// position that keeps them sorted. Sorted: one thread's binary search; jumbled: a scan.
@@ -149,35 +141,7 @@ __global__ void store_entry(Index nvals, const Index* indices, const Word* value
   }
 }
 
-/// Zeroes `size` presence bytes (16 at a time, the last size % 16 by block 0) and the vector's
-/// in-place count.
-__global__ void clear_presence(std::size_t size, std::uint8_t* present,
-                               std::int64_t* nvals_change) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) *nvals_change = 0;
-  const std::size_t words = size / sizeof(uint4);
-  GRB_GRID_STRIDE_LOOP(w, words) reinterpret_cast<uint4*>(present)[w] = uint4{0, 0, 0, 0};
-  const std::size_t tail = words * sizeof(uint4) + threadIdx.x;
-  if (blockIdx.x == 0 && tail < size) present[tail] = 0;
-}
-
 }  // namespace
-
-void clear_dense_cuda(std::uint8_t* present, std::size_t size, std::int64_t* nvals_change) {
-  using namespace grb::cuda::detail;
-  clear_presence<<<blocks_for(size / sizeof(uint4)), block_threads>>>(size, present, nvals_change);
-  GRB_CUDA_CHECK_LAUNCH();
-}
-
-void set_dense_element_cuda(std::size_t element_bytes, void* values, std::uint8_t* present,
-                            Index i, const void* value, std::int64_t* nvals_change) {
-  using namespace grb::cuda::detail;
-  dispatch_element_size(element_bytes, "set_element", [&](auto word) {
-    using Word = decltype(word);
-    std::memcpy(&word, value, sizeof word);
-    store_dense_element<<<1, 1>>>(i, word, static_cast<Word*>(values), present, nvals_change);
-    GRB_CUDA_CHECK_LAUNCH();
-  });
-}
 
 bool set_sparse_element_cuda(std::size_t element_bytes, const Index* indices, const void* values,
                              Index nvals, bool jumbled, Index i, const void* value,
