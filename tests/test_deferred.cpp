@@ -329,9 +329,10 @@ TEST_CASE("cuda deferred push: fused or queued-behind assigns match the cpu and 
   // 300 sources x 40 edges: the one-launch small push; 6 000 x 20: the scanned push, too large
   // to wait for assigns (launched at once, the assigns queued behind it, reading its output list
   // and its count on the device, the list sized by a bound above the count); rows of 8: a thread
-  // per row.
-  for (const auto& [sources, degree] :
-       {std::pair<Index, Index>{300, 40}, {6000, 20}, {3000, 8}}) {
+  // per row. At most 32 sources with more edges (1 x 70 000, 20 x 4 000, 32 x 2 100): launched
+  // at once, each block scanning the sources' rows itself.
+  for (const auto& [sources, degree] : {std::pair<Index, Index>{300, 40}, {6000, 20}, {3000, 8},
+                                        {1, 70000}, {20, 4000}, {32, 2100}}) {
     CAPTURE(sources);
     check_fused_level(random_rows(n, sources, degree, sources), sources,
                       sources * degree <= 65536 ? Deferral::fused : Deferral::behind,

@@ -757,6 +757,28 @@ __global__ inline void __launch_bounds__(block_scan_threads)
   block_row_starts(count, indices, row_offsets, starts);
 }
 
+/// Inputs of at most this many entries are not scanned by a launch of their own: each block of
+/// their push scans them for itself with one warp's shuffles (a BFS's first levels: one source,
+/// then its neighbours; the scan's launch was a tenth of such a level's host time).
+inline constexpr Index warp_scan_inputs = 32;
+
+/// starts[0, count] as block_row_starts makes them, for count <= warp_scan_inputs, by the
+/// calling warp (every lane of the block's first warp calls it).
+__device__ inline void warp_row_starts(Index count, const Index* indices,
+                                       const Offset* row_offsets, Offset* starts) {
+  const unsigned lane = threadIdx.x;
+  const Offset length =
+      lane < count ? row_offsets[indices[lane] + 1] - row_offsets[indices[lane]] : 0;
+  Offset sum = length;
+#pragma unroll
+  for (unsigned distance = 1; distance < 32; distance *= 2) {
+    const Offset other = __shfl_up_sync(0xffffffffu, sum, distance);
+    if (lane >= distance) sum += other;
+  }
+  if (lane < count) starts[lane] = sum - length;
+  if (lane == 31) starts[count] = sum;  // lengths past count are zero
+}
+
 /// What a push expands: u's entries, and (made on first use) the exclusive scan of their rows'
 /// lengths in the push matrix (starts()[count()] is the number of edges the push reads, left on
 /// the device).
@@ -1017,13 +1039,21 @@ __device__ void claim_edge(Offset e, const Offset* starts, Index count, const In
                fused, tally, out_indices, out_values);
 }
 
-template <class W, class A, class U, class M, class Prod>
+/// `warp_scan`: the input's row starts are not given (count <= warp_scan_inputs): each block
+/// scans them for itself (warp_row_starts).
+template <bool warp_scan, class W, class A, class U, class M, class Prod>
 __global__ void push_claim_any(const Offset* starts, Index count, const Index* indices,
                                const U* u_values, CsrView<A> rows, VectorMaskView<M> mask,
                                Prod product, ClaimStamps stamps,
                                __grid_constant__ const FusedAssigns fused, Index* out_indices,
                                W* out_values) {
   auto tally = start_push_tally<block_threads>(stamps);
+  if constexpr (warp_scan) {
+    __shared__ Offset scanned[warp_scan_inputs + 1];
+    if (threadIdx.x < 32) warp_row_starts(count, indices, rows.row_offsets, scanned);
+    __syncthreads();
+    starts = scanned;
+  }
   const Offset edges = starts[count];  // read here, so the host never waits for the scan
   // Whole-block steps, each taking its slots with one atomic (block_take_slot), not one per
   // warp: kron22's frontiers of hub vertices (10^6-10^7 edges, their outputs claimed a few per
@@ -1168,8 +1198,12 @@ class PushAnySparse final : public PendingPush {
     // 206848's fifth level (323 815 inputs, 446 827 edges): 131 us with 16 lanes, 45 with 2.
     if (const auto known = input.known_edges(); by_row_ && known && count_ > 0)
       lanes_ = std::min(lanes_, row_lanes((*known + count_ - 1) / count_));
-    if (by_row_) blocks_ = blocks_for(std::uint64_t(count_) * lanes_);
-    else if (!small_) input.starts();  // the scan (its launches) now; no read-back
+    if (by_row_) {
+      blocks_ = blocks_for(std::uint64_t(count_) * lanes_);
+    } else if (!small_) {
+      warp_scan_ = !input.scanned() && count_ <= warp_scan_inputs;
+      if (!warp_scan_) input.starts();  // the scan (its launches) now; no read-back
+    }
     // Skewed rows of a square matrix: the outputs' edges are summed for the next push/pull
     // choice (Vector::row_edges; an output is a row of the next push only when the matrix is
     // square). Rows of at most lane_row_entries never need them: the bound decides there.
@@ -1217,8 +1251,12 @@ class PushAnySparse final : public PendingPush {
       push_claim_any_small<W><<<blocks_, block_scan_threads>>>(
           count_, indices_in_, values_in_, rows_, mask_, product_, stamps_, fused,
           indices_.data(), values_.data());
+    } else if (warp_scan_) {
+      push_claim_any<true, W><<<blocks_, block_threads>>>(
+          nullptr, count_, indices_in_, values_in_, rows_, mask_, product_, stamps_, fused,
+          indices_.data(), values_.data());
     } else {
-      push_claim_any<W><<<blocks_, block_threads>>>(
+      push_claim_any<false, W><<<blocks_, block_threads>>>(
           plan_->starts(), count_, indices_in_, values_in_, rows_, mask_, product_, stamps_,
           fused, indices_.data(), values_.data());
     }
@@ -1263,6 +1301,7 @@ class PushAnySparse final : public PendingPush {
   bool by_row_ = false;  // push_claim_any_by_row, with lanes_ threads per input entry
   unsigned lanes_ = 1;
   bool small_ = false;   // push_claim_any_small
+  bool warp_scan_ = false;  // push_claim_any scanning its input itself
 
   PushAnySparse(Vector<W>& w, const Vector<U>& u, const Csr<A>& rows, Offset longest_row,
                 const VectorMaskView<M>& mask, const Prod& product)
