@@ -63,6 +63,10 @@ std::string short_name(const char* mangled) {
   std::unique_ptr<char, decltype(&std::free)> demangled(
       abi::__cxa_demangle(mangled, nullptr, nullptr, &status), &std::free);
   std::string name = status == 0 && demangled ? demangled.get() : mangled;
+  // Kernels of a .cu file's anonymous namespace (the vector format and element-write kernels).
+  const std::string anonymous = "(anonymous namespace)::";
+  for (auto at = name.find(anonymous); at != std::string::npos; at = name.find(anonymous))
+    name.erase(at, anonymous.size());
   name = name.substr(0, name.find_first_of("<("));
   if (const auto colon = name.rfind("::"); colon != std::string::npos) name = name.substr(colon + 2);
   return name;
