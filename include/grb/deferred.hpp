@@ -5,7 +5,9 @@
 //
 // Work goes through two stages. Pending: queued, not launched; at most one piece of work, and the
 // only one an operation may fuse into. Launched: its kernels are issued, its results not yet
-// installed in the objects it writes (at most a couple: see nvals below).
+// installed in the objects it writes (at most a couple: see nvals below). Work without results
+// (kernels that update their targets in place: assigns queued behind a product, set_element's
+// writes) has only the first stage: once launched, nothing is left of it to wait for.
 //
 // Every reader of a grb object completes all of it first (launches what is pending, then waits
 // for everything and installs the results, oldest first): any Vector accessor, any operation
