@@ -629,6 +629,18 @@ TEST_CASE("cuda element writes: clear_dense and set_element queued as one launch
   CHECK(want.level.nvals() == 2);
   CHECK(want.parent.nvals() == 2);
   CHECK(want.other.nvals() == 2);
+  // Inside a hold (an operation's own reads), a write that cannot join the pending ones is
+  // launched at once, after them.
+  grb::Vector<Index> held = every_third<Index>(n).to(Backend::cuda);
+  held.clear_dense();
+  held.set_element(1, 5);
+  {
+    const grb::detail::DeferredHold hold;
+    held.set_element(2, 6);  // the clear has its element already
+  }
+  CHECK(held.nvals() == 2);
+  CHECK(held.extract_element(1) == Index{5});
+  CHECK(held.extract_element(2) == Index{6});
   // In blocking mode each is launched at once.
   grb::set_mode(grb::Mode::blocking);
   grb::Vector<Index> v = every_third<Index>(n).to(Backend::cuda);

@@ -222,6 +222,7 @@ class Vector {
     present_ = std::move(present);
     indices_ = detail::Array<Index>(0, values_.backend());
   }
+
   /// In-place updates of a dense vector, for a backend's kernels: they write values and
   /// presence through these pointers and add the change in the entry count to *nvals_change (a
   /// device counter, zero when first handed out). nvals() reads the counter back only when it is

@@ -158,6 +158,7 @@ void queue(const ElementJob& job, const void* object) {
   if (pending && pending->takes(job, object)) {
     pending->add(job, object);
   } else if (deferred_state.holds > 0) {
+    launch_pending();  // whatever was called before goes first
     ElementWrites now;
     now.add(job, object);
     now.launch();
