@@ -689,11 +689,10 @@ TEST_CASE("cuda assigns behind a launched product: two targets of any size in on
   // 6 000 sources x 20 edges: a push launched at once, its output a list; a pull: dense, and
   // listed or not by its count (3 000 x 8: ~24 000 of 131 072 outputs; 300 x 8: a list).
   const Index n = 1 << 17;
-  const auto s = [](grb::MxvStrategy strategy) { return strategy; };
   for (const auto& [sources, degree, strategy] :
-       {std::tuple{Index{6000}, Index{20}, s(grb::MxvStrategy::push)},
-        std::tuple{Index{3000}, Index{8}, s(grb::MxvStrategy::pull)},
-        std::tuple{Index{300}, Index{8}, s(grb::MxvStrategy::pull)}}) {
+       {std::tuple{Index{6000}, Index{20}, grb::MxvStrategy::push},
+        std::tuple{Index{3000}, Index{8}, grb::MxvStrategy::pull},
+        std::tuple{Index{300}, Index{8}, grb::MxvStrategy::pull}}) {
     CAPTURE(sources);
     const grb::Matrix<std::int32_t> a = random_rows(n, sources, degree, sources + 1);
     const grb::Matrix<std::int32_t> a_cuda = a.to(Backend::cuda);
