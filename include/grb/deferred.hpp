@@ -159,7 +159,8 @@ inline void launch_deferred(std::unique_ptr<Deferred> work) {
 inline Deferred* pending_work() { return deferred_state.pending.get(); }
 
 /// The newest deferred work with results, pending or launched (null when none): pending work
-/// without results (assigns queued behind a product) is skipped, as it will be once launched.
+/// without results (assigns queued behind a product, element writes) is skipped, as it will be
+/// once launched.
 inline Deferred* newest_work() {
   DeferredState& state = deferred_state;
   if (state.pending && state.pending->has_results()) return state.pending.get();

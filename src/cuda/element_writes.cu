@@ -43,9 +43,9 @@ struct ElementJobs {
 /// values[index] = the job's value, whatever its size (at most 16 bytes).
 __device__ void store_value(const ElementJob& job, void* values, Index index) {
   switch (job.bytes) {
-    case 1: static_cast<std::uint8_t*>(values)[index] = static_cast<std::uint8_t>(job.value[0]); break;
-    case 2: static_cast<std::uint16_t*>(values)[index] = static_cast<std::uint16_t>(job.value[0]); break;
-    case 4: static_cast<std::uint32_t*>(values)[index] = static_cast<std::uint32_t>(job.value[0]); break;
+    case 1: static_cast<std::uint8_t*>(values)[index] = std::uint8_t(job.value[0]); break;
+    case 2: static_cast<std::uint16_t*>(values)[index] = std::uint16_t(job.value[0]); break;
+    case 4: static_cast<std::uint32_t*>(values)[index] = std::uint32_t(job.value[0]); break;
     case 8: static_cast<std::uint64_t*>(values)[index] = job.value[0]; break;
     default: {
       auto* to = static_cast<unsigned char*>(values) + std::size_t(index) * job.bytes;
@@ -105,8 +105,8 @@ class ElementWrites final : public Deferred {
       if (objects_[j] != object) continue;
       if (job.kind == ElementJob::clear) return false;
       const ElementJob& cleared = jobs_.job[j];
-      if (cleared.kind == ElementJob::clear && (job.kind != ElementJob::element || cleared.bytes > 0))
-        return false;
+      const bool merges = job.kind == ElementJob::element && cleared.bytes == 0;
+      if (cleared.kind == ElementJob::clear && !merges) return false;
     }
     return true;
   }

@@ -197,6 +197,21 @@ bool assign_follows_push(const PendingPush& push, const Vector<W>& w, const Mask
   return true;
 }
 
+/// The FusedAssign that writes dense w in place (Vector::update_dense): the scalar where
+/// `scalar`, else the product's own value. Inside a hold (update_dense completes nothing there).
+template <class W, class S>
+FusedAssign in_place_target(Vector<W>& w, bool scalar, S scalar_value) {
+  const auto update = w.update_dense();
+  FusedAssign target{update.values, update.present, update.nvals_change, sizeof(W), scalar,
+                     {0, 0}};
+  if (scalar) {
+    const W value = static_cast<W>(scalar_value);
+    if constexpr (sizeof(W) <= sizeof(target.scalar_words))
+      std::memcpy(target.scalar_words, &value, sizeof(W));
+  }
+  return target;
+}
+
 /// Fuses w<mask>(all) = source (or = scalar) into the pending push when it can (see the top of
 /// this file); false: nothing was done, and the caller runs the assign itself. The caller has
 /// checked the sizes and that the assign is in place (assigns_in_place).
@@ -208,20 +223,8 @@ bool fuse_assign_into_push(Vector<W>& w, const Mask& mask, const Vector<S>* sour
   if (!source && sizeof(W) > sizeof(FusedAssign::scalar_words)) return false;
   const grb::detail::DeferredHold hold;  // w is not written by the push: reading it is safe
   if (w.format() != VectorFormat::dense) return false;
-  const auto update = w.update_dense();
   push->fused_objects[push->fused.count] = &w;
-  FusedAssign& fused = push->fused.targets[push->fused.count++];
-  fused.values = update.values;
-  fused.present = update.present;
-  fused.nvals_change = update.nvals_change;
-  fused.bytes = sizeof(W);
-  fused.scalar = source == nullptr;
-  if (!source) {
-    const W value = static_cast<W>(scalar);
-    fused.scalar_words[0] = fused.scalar_words[1] = 0;
-    if constexpr (sizeof(W) <= sizeof(fused.scalar_words))
-      std::memcpy(fused.scalar_words, &value, sizeof(W));
-  }
+  push->fused.targets[push->fused.count++] = in_place_target(w, source == nullptr, scalar);
   return true;
 }
 

@@ -413,7 +413,8 @@ __global__ void assign_behind_kernel(VectorView<M> mask, const M* list_values,
   const bool reads_values = !t0.scalar || (two && !t1.scalar);
   long long change0 = 0, change1 = 0;
   if (dense && quad_aligned(mask.present) && quad_aligned(t0.present) &&
-      quad_aligned(static_cast<const V0*>(t0.values)) && (!reads_values || quad_aligned(mask.values)) &&
+      quad_aligned(static_cast<const V0*>(t0.values)) &&
+      (!reads_values || quad_aligned(mask.values)) &&
       (!two || (quad_aligned(t1.present) && quad_aligned(static_cast<const V1_*>(t1.values))))) {
     const std::uint64_t quads = items / 4;
     for (std::uint64_t q = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; q < quads;
@@ -580,14 +581,8 @@ bool assign_behind_push(Vector<W>& w, const Vector<M>& mask, const Vector<S>* so
     // push may read the old arrays (as its mask), but its kernels are already queued, and the
     // arrays are freed in stream order after them.
     w.make_dense();
-    const auto update = w.update_dense();
+    const FusedAssign target = in_place_target(w, source == nullptr, scalar_value);
     if (push->device_output.capacity == 0) return true;
-    FusedAssign target{update.values, update.present, update.nvals_change, sizeof(W),
-                       source == nullptr, {0, 0}};
-    if (!source) {
-      const W value = static_cast<W>(scalar_value);
-      std::memcpy(target.scalar_words, &value, sizeof(W));
-    }
     auto* queued = dynamic_cast<AssignsBehind<M>*>(grb::detail::pending_work());
     if (queued && queued->takes(*push, &w)) {
       queued->add(target, &w);
