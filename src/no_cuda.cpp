@@ -22,6 +22,8 @@ namespace {
 void synchronize_device() {}
 void* allocate_device_bytes(std::size_t) { unavailable(); }
 void free_device_bytes(void*) noexcept {}
+std::size_t kept_device_bytes() { return 0; }
+void release_kept_device_blocks() {}
 void copy_device_bytes(void*, const void*, std::size_t) { unavailable(); }
 void sparse_to_dense_cuda(std::size_t, Index, Index, const Index*, const void*, void*,
                           std::uint8_t*) {

@@ -199,6 +199,42 @@ TEST_CASE("cuda memory: pooled arrays round-trip, out-of-memory is grb::OutOfMem
   CHECK(device.to(Backend::cuda).to_vector() == values);
 }
 
+TEST_CASE("cuda memory: freed blocks are kept for the next allocation of their size") {
+  if (skip_without_cuda()) return;
+  grb::detail::release_kept_device_blocks();
+  REQUIRE(grb::detail::kept_device_bytes() == 0);
+  // A small block (a power-of-two class) and a large one (rounded to 64 KiB): each kept when
+  // freed, and handed out again (the same block) for an allocation of its size.
+  for (const std::size_t bytes : {std::size_t{1000}, std::size_t{(3u << 20) + 5}}) {
+    INFO("bytes " << bytes);
+    grb::detail::release_kept_device_blocks();
+    const void* first = nullptr;
+    {
+      grb::detail::Array<std::uint8_t> block(bytes, Backend::cuda);
+      first = block.data();
+    }
+    CHECK(grb::detail::kept_device_bytes() >= bytes);
+    grb::detail::Array<std::uint8_t> again(bytes, Backend::cuda);
+    CHECK(static_cast<const void*>(again.data()) == first);
+    CHECK(grb::detail::kept_device_bytes() == 0);
+    // The block works: a round trip through it.
+    std::vector<std::uint8_t> values(bytes);
+    for (std::size_t i = 0; i < bytes; ++i) values[i] = static_cast<std::uint8_t>(i * 7);
+    auto filled = grb::detail::Array<std::uint8_t>::from(std::span<const std::uint8_t>(values),
+                                                         Backend::cuda);
+    CHECK(filled.to_vector() == values);
+  }
+  // Five large blocks of one size: four are kept, the fifth goes back to the pool.
+  grb::detail::release_kept_device_blocks();
+  {
+    std::vector<grb::detail::Array<std::uint8_t>> blocks;
+    for (int b = 0; b < 5; ++b) blocks.emplace_back(std::size_t{2} << 20, Backend::cuda);
+  }
+  CHECK(grb::detail::kept_device_bytes() == 4 * (std::size_t{2} << 20));
+  grb::detail::release_kept_device_blocks();
+  CHECK(grb::detail::kept_device_bytes() == 0);
+}
+
 TEST_CASE("cuda vector formats and transpose match the cpu for every element size") {
   if (skip_without_cuda()) return;
   std::mt19937_64 rng(11);

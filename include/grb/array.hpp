@@ -21,6 +21,10 @@ void* allocate_bytes(std::size_t bytes, Backend backend);
 void free_bytes(void* pointer, Backend backend) noexcept;
 void copy_bytes(void* destination, Backend destination_backend, const void* source,
                 Backend source_backend, std::size_t bytes);
+/// Freed device blocks that src/cuda/memory.cu keeps for the next allocation of their size: their
+/// bytes, and their return to the pool (0 and nothing without CUDA).
+std::size_t kept_device_bytes();
+void release_kept_device_blocks();
 
 template <class T>
 class Array {

@@ -6,10 +6,11 @@
 // reach the driver's cudaMalloc after the first level. All grb work runs on the legacy default
 // stream, so a block freed by one operation is safely reused by the next.
 //
-// Blocks of up to 1 MiB are also kept on the host side when freed (SmallBlocks), a few per size
-// class, and handed to the next allocation of that class without a call into the runtime: a
-// linear-algebra BFS level on a grid makes and frees a handful of kilobyte arrays, and each
-// cudaMallocAsync or cudaFreeAsync costs ~0.7 us of host time, a tenth of the level.
+// Freed blocks are also kept on the host side (KeptBlocks), a few per size, and handed to the
+// next allocation of that size without a call into the runtime: a linear-algebra BFS level
+// makes and frees a handful of arrays (kilobytes on a grid, its n-sized results on a Kronecker
+// graph), and each cudaMallocAsync or cudaFreeAsync costs ~1 us of host time (up to 20 after
+// other host work), between a level's count and the next level's launch.
 #include <cuda_runtime.h>
 
 #include <unordered_map>
@@ -108,41 +109,46 @@ void release(void* pointer) noexcept {
   if (status != cudaSuccess) (void)cudaGetLastError();
 }
 
-/// Freed small blocks, by size class (powers of two from 256 bytes to 1 MiB). Reusing one at
-/// once is safe for the same reason the pool's reuse is: all work is on the default stream, so
-/// whatever the block's last user queued runs before its next user's work. Closed at exit (see
-/// small_blocks): the cached blocks go back to the pool and later frees go straight there.
-class SmallBlocks {
+/// Freed blocks kept on the host side, by size, and handed to the next allocation of that size
+/// without a call into the runtime. Reusing one at once is safe for the same reason the pool's
+/// reuse is: all work is on the default stream, so whatever the block's last user queued runs
+/// before its next user's work. Small blocks (up to 1 MiB) are kept by power-of-two class, 8 per
+/// class; larger ones by their size rounded up to 64 KiB, 4 per size and at most a sixteenth of
+/// the device's memory in all. Closed at exit (see kept_blocks): the kept blocks go back to the
+/// pool and later frees go straight there.
+class KeptBlocks {
  public:
-  static constexpr std::size_t largest = std::size_t{1} << 20;
+  static constexpr std::size_t largest_small = std::size_t{1} << 20;
 
-  /// A cached block for `bytes` on `device`, else a new one of the class's size; null when the
-  /// class is empty and the pool cannot give one.
+  /// A kept block for `bytes` on `device`, else a new one of the rounded size; null when none is
+  /// kept and the pool cannot give one.
   void* take(std::size_t bytes, int device, cudaError_t& status) {
-    const unsigned size_class = class_of(bytes);
+    const std::size_t size = rounded(bytes);
     std::lock_guard lock(mutex_);
+    void* pointer = nullptr;
     if (closed_) {
-      void* pointer = nullptr;
       status = cudaMallocAsync(&pointer, bytes, cudaStream_t{0});
       return pointer;
     }
-    std::vector<Block>& free = free_[size_class];
-    for (std::size_t b = free.size(); b-- > 0;) {
-      if (free[b].device != device) continue;
-      void* pointer = free[b].pointer;
-      free.erase(free.begin() + std::ptrdiff_t(b));
-      live_.emplace(pointer, Block{pointer, device, size_class});
-      status = cudaSuccess;
-      return pointer;
+    if (const auto kept = free_.find(size); kept != free_.end()) {
+      std::vector<Block>& free = kept->second;
+      for (std::size_t b = free.size(); b-- > 0;) {
+        if (free[b].device != device) continue;
+        const Block block = free[b];
+        free.erase(free.begin() + std::ptrdiff_t(b));
+        if (size > largest_small) kept_large_ -= size;
+        live_.emplace(block.pointer, block);
+        status = cudaSuccess;
+        return block.pointer;
+      }
     }
-    void* pointer = nullptr;
-    status = cudaMallocAsync(&pointer, class_bytes(size_class), cudaStream_t{0});
+    status = cudaMallocAsync(&pointer, size, cudaStream_t{0});
     if (status != cudaSuccess) return nullptr;
-    live_.emplace(pointer, Block{pointer, device, size_class});
+    live_.emplace(pointer, Block{pointer, device, size});
     return pointer;
   }
 
-  /// Keeps `pointer` for reuse if it came from take() and its class has room; false: not ours.
+  /// Keeps `pointer` for reuse if it came from take() and there is room; false: not ours.
   bool give_back(void* pointer) noexcept {
     std::lock_guard lock(mutex_);
     const auto found = live_.find(pointer);
@@ -150,61 +156,92 @@ class SmallBlocks {
     const Block block = found->second;
     live_.erase(found);
     if (closed_) return false;
-    std::vector<Block>& free = free_[block.size_class];
-    if (free.size() < per_class) free.push_back(block);
-    else if (cudaFreeAsync(pointer, cudaStream_t{0}) != cudaSuccess) (void)cudaGetLastError();
+    const bool large = block.size > largest_small;
+    std::vector<Block>& free = free_[block.size];
+    if (free.size() < (large ? per_large_size : per_small_class) &&
+        (!large || kept_large_ + block.size <= large_limit(block.device))) {
+      free.push_back(block);
+      if (large) kept_large_ += block.size;
+    } else if (cudaFreeAsync(pointer, cudaStream_t{0}) != cudaSuccess) {
+      (void)cudaGetLastError();
+    }
     return true;
   }
 
-  /// Returns every cached block to the pool (before retrying an allocation that failed).
-  void release_cached() noexcept {
+  /// Returns every kept block to the pool (before retrying an allocation that failed).
+  void release_kept() noexcept {
     std::lock_guard lock(mutex_);
-    release_cached_locked();
+    release_kept_locked();
   }
 
-  /// At exit: nothing is cached any more.
+  /// The bytes of the blocks kept now.
+  std::size_t kept_bytes() {
+    std::lock_guard lock(mutex_);
+    std::size_t bytes = 0;
+    for (const auto& [size, free] : free_) bytes += size * free.size();
+    return bytes;
+  }
+
+  /// At exit: nothing is kept any more.
   void close() noexcept {
     std::lock_guard lock(mutex_);
     closed_ = true;
-    release_cached_locked();
+    release_kept_locked();
   }
 
  private:
-  void release_cached_locked() noexcept {
-    for (std::vector<Block>& free : free_) {
+  void release_kept_locked() noexcept {
+    for (auto& [size, free] : free_) {
       for (const Block& block : free)
         if (cudaFreeAsync(block.pointer, cudaStream_t{0}) != cudaSuccess) (void)cudaGetLastError();
       free.clear();
     }
+    kept_large_ = 0;
   }
 
-  static constexpr unsigned smallest_log2 = 8;
-  static constexpr unsigned classes = 13;  // 2^8 .. 2^20 bytes
-  static constexpr std::size_t per_class = 8;
+  /// The large blocks' limit: a sixteenth of the device's memory (read once).
+  std::size_t large_limit(int device) noexcept {
+    if (limit_device_ != device) {
+      std::size_t free = 0, total = 0;
+      if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
+        (void)cudaGetLastError();
+        total = 0;
+      }
+      large_limit_ = total / 16;
+      limit_device_ = device;
+    }
+    return large_limit_;
+  }
+
+  static constexpr std::size_t smallest = 256;
+  static constexpr std::size_t large_granule = std::size_t{1} << 16;
+  static constexpr std::size_t per_small_class = 8;
+  static constexpr std::size_t per_large_size = 4;
+  static std::size_t rounded(std::size_t bytes) {
+    if (bytes > largest_small) return (bytes + large_granule - 1) / large_granule * large_granule;
+    std::size_t size = smallest;
+    while (size < bytes) size *= 2;
+    return size;
+  }
   struct Block {
     void* pointer;
     int device;
-    unsigned size_class;
+    std::size_t size;
   };
-  static unsigned class_of(std::size_t bytes) {
-    unsigned size_class = 0;
-    while (class_bytes(size_class) < bytes) ++size_class;
-    return size_class;
-  }
-  static std::size_t class_bytes(unsigned size_class) {
-    return std::size_t{1} << (smallest_log2 + size_class);
-  }
   std::mutex mutex_;
-  std::vector<Block> free_[classes];
+  std::unordered_map<std::size_t, std::vector<Block>> free_;  // by rounded size
   std::unordered_map<void*, Block> live_;
+  std::size_t kept_large_ = 0;
+  std::size_t large_limit_ = 0;
+  int limit_device_ = -1;
   bool closed_ = false;
 };
 
-SmallBlocks& small_blocks() {
+KeptBlocks& kept_blocks() {
   // Never destroyed: arrays freed by other static objects' destructors at exit still ask it.
   // Closed by a static made on first use, after the runtime, so before its teardown: nothing
-  // cached is left for compute-sanitizer's leak check.
-  static SmallBlocks* blocks = new SmallBlocks;
+  // kept is left for compute-sanitizer's leak check.
+  static KeptBlocks* blocks = new KeptBlocks;
   static const struct Closer {
     ~Closer() { blocks->close(); }
   } closer;
@@ -227,15 +264,17 @@ void* allocate_device_bytes(std::size_t bytes) {
   void* pointer = nullptr;
   cudaError_t status = cudaSuccess;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    if (pooled && bytes <= SmallBlocks::largest)
-      pointer = small_blocks().take(bytes, device, status);
-    else if (pooled)
-      status = cudaMallocAsync(&pointer, bytes, cudaStream_t{0});
-    else
-      status = cudaMalloc(&pointer, bytes);
+    if (pooled) pointer = kept_blocks().take(bytes, device, status);
+    else status = cudaMalloc(&pointer, bytes);
     if (status != cudaErrorMemoryAllocation || !pooled) break;
+    // The kept blocks, and the pool's unused memory, may be what is missing: both go back to
+    // the driver (once the work queued before is done) before the second try.
     (void)cudaGetLastError();
-    small_blocks().release_cached();  // the cached blocks may be what is missing
+    kept_blocks().release_kept();
+    cudaMemPool_t pool;
+    if (cudaDeviceSynchronize() != cudaSuccess || cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess ||
+        cudaMemPoolTrimTo(pool, 0) != cudaSuccess)
+      (void)cudaGetLastError();
   }
   if (status == cudaErrorMemoryAllocation) throw_out_of_memory(bytes);
   GRB_CUDA_CHECK(status);
@@ -243,8 +282,12 @@ void* allocate_device_bytes(std::size_t bytes) {
 }
 
 void free_device_bytes(void* pointer) noexcept {
-  if (!small_blocks().give_back(pointer)) release(pointer);
+  if (!kept_blocks().give_back(pointer)) release(pointer);
 }
+
+std::size_t kept_device_bytes() { return kept_blocks().kept_bytes(); }
+
+void release_kept_device_blocks() { kept_blocks().release_kept(); }
 
 void copy_device_bytes(void* destination, const void* source, std::size_t bytes) {
   // cudaMemcpyDefault infers the direction from unified addressing; the copy is ordered after
