@@ -182,10 +182,12 @@ struct FoundEdges {
 
 /// `takes` slots in the output list of `stamps` for each thread of the block (the first one's
 /// position), with one atomic for the whole block: every thread of the block calls it (a step of
-/// whole-block strides).
+/// whole-block strides). `block_end` (if given): the slot after the block's last, for every
+/// thread.
 /// A level that claims its outputs sparsely (a frontier of hubs whose rows mostly meet outputs
 /// claimed already) would otherwise take about one atomic on the one counter per warp and step.
-__device__ inline unsigned long long block_take_slot(const ClaimStamps& stamps, unsigned takes) {
+__device__ inline unsigned long long block_take_slot(const ClaimStamps& stamps, unsigned takes,
+                                                     unsigned long long* block_end = nullptr) {
   using Scan = cub::BlockScan<unsigned, block_threads>;
   __shared__ typename Scan::TempStorage storage;
   __shared__ unsigned long long first;
@@ -194,6 +196,7 @@ __device__ inline unsigned long long block_take_slot(const ClaimStamps& stamps, 
   if (threadIdx.x == 0 && total > 0) first = take_slots(stamps, total);
   __syncthreads();
   const unsigned long long slot = first + rank;
+  if (block_end) *block_end = total > 0 ? first + total : 0;
   __syncthreads();  // `storage` and `first` are the next step's
   return slot;
 }
@@ -203,8 +206,9 @@ __device__ inline unsigned long long block_take_slot(const ClaimStamps& stamps, 
 /// A level that finds few outputs is then read as a list (a sparse result adopted as it is, and
 /// assigns that walk it) rather than by passes over every position. The list holds `capacity`
 /// entries, size / list_ratio: a result that finds more is stored dense, so its list is never
-/// read, and its outputs past the capacity are only counted (a kron22 level of 2 M outputs then
-/// writes 4 MB of list, not 16).
+/// read. A block that has seen the list full takes no more slots: its later outputs are only
+/// counted, into the same count (BlockCount), so its steps need no scan and no barrier (a kron22
+/// level of 2 M outputs then writes 4 MB of list, not 16, and most of its steps run unsynchronized).
 template <class Z>
 struct PullList {
   Index* indices = nullptr;
@@ -214,10 +218,12 @@ struct PullList {
 
   /// One step of a block with Items consecutive outputs a thread, from `first`: every thread
   /// calls it; bit j of `found` says whether output first + j was found (its value
-  /// found_values[j]). One atomic per block and step.
+  /// found_values[j]). One atomic per block and step. False: the list is full, for the whole
+  /// block (the block's next outputs are not listed).
   template <unsigned Items>
-  __device__ void append_rows(unsigned found, Index first, const Z (&found_values)[Items]) const {
-    unsigned long long slot = block_take_slot(stamps, unsigned(__popc(found)));
+  __device__ bool append_rows(unsigned found, Index first, const Z (&found_values)[Items]) const {
+    unsigned long long end = 0;
+    unsigned long long slot = block_take_slot(stamps, unsigned(__popc(found)), &end);
 #pragma unroll
     for (unsigned j = 0; j < Items; ++j) {
       if (!((found >> j) & 1u)) continue;
@@ -227,11 +233,12 @@ struct PullList {
       }
       ++slot;
     }
+    return end < capacity;
   }
   /// One step of a block, one output a thread: every thread calls it, found or not.
-  __device__ void append(bool found, Index o, const Z& value) const {
+  __device__ bool append(bool found, Index o, const Z& value) const {
     const Z one[1] = {value};
-    append_rows(found ? 1u : 0u, o, one);
+    return append_rows(found ? 1u : 0u, o, one);
   }
 };
 
@@ -265,8 +272,11 @@ __global__ void __launch_bounds__(block_threads, 8)
                         std::uint8_t* t_present, unsigned long long* t_count, FoundEdges edges,
                         ClaimStamps publish, PullList<Z> list) {
   __shared__ unsigned block_count;
-  const BlockCount counter{&block_count, t_count};
+  // A listing pull counts its outputs in the list's slots until the list is full (PullList), and
+  // from then on here.
+  const BlockCount counter{&block_count, list.indices ? list.stamps.count : t_count};
   counter.start();
+  bool listing = list.indices != nullptr;  // the same for the whole block
   // Whole-block strides: every thread of a block takes the same steps (PullList::append_rows).
   const std::uint64_t span = std::uint64_t(blockDim.x) * Items;
   const std::uint64_t stride = std::uint64_t(gridDim.x) * span;
@@ -301,8 +311,8 @@ __global__ void __launch_bounds__(block_threads, 8)
       sums[j] = sum;
       if (hit) found |= 1u << j;
     }
-    // The same for the whole grid:
-    if (list.indices) list.append_rows(found, static_cast<Index>(first), sums);
+    if (listing) listing = list.append_rows(found, static_cast<Index>(first), sums);
+    else counter.count_found(unsigned(__popc(found)));
 #pragma unroll
     for (unsigned j = 0; j < Items; ++j) {
       const std::uint64_t at = first + j;
@@ -312,7 +322,6 @@ __global__ void __launch_bounds__(block_threads, 8)
       t_values[at] = hit ? sums[j] : Z{};
       if (hit) edges.found(static_cast<Index>(at));
     }
-    counter.count_found(unsigned(__popc(found)));
   }
   counter.flush();
   edges.flush();
@@ -328,8 +337,10 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
   constexpr unsigned full = 0xffffffffu;
   constexpr unsigned warps_per_block = block_threads / 32;
   __shared__ unsigned block_count;
-  const BlockCount counter{&block_count, t_count};
+  // As pull_thread_per_row counts: in the list's slots until the list is full, then here.
+  const BlockCount counter{&block_count, list.indices ? list.stamps.count : t_count};
   counter.start();
+  bool listing = list.indices != nullptr;  // the same for the whole block
   const unsigned lane = threadIdx.x & 31u;
   // Whole-block strides: every warp of a block takes the same steps (PullList::append).
   const std::uint64_t stride = std::uint64_t(gridDim.x) * warps_per_block;
@@ -366,12 +377,13 @@ __global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
         }
       }
     }
-    if (list.indices) list.append(lane == 0 && found, o, sum);  // the same for the whole grid
+    const bool listed = listing;
+    if (listing) listing = list.append(lane == 0 && found, o, sum);
     if (lane == 0 && position < rows.nrows) {
       t_present[o] = found ? 1 : 0;
       t_values[o] = found ? sum : Z{};
       if (found) {
-        atomicAdd(&block_count, 1u);
+        if (!listed) atomicAdd(&block_count, 1u);
         edges.found(o);
       }
     }
