@@ -272,7 +272,8 @@ void* allocate_device_bytes(std::size_t bytes) {
     (void)cudaGetLastError();
     kept_blocks().release_kept();
     cudaMemPool_t pool;
-    if (cudaDeviceSynchronize() != cudaSuccess || cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess ||
+    if (cudaDeviceSynchronize() != cudaSuccess ||
+        cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess ||
         cudaMemPoolTrimTo(pool, 0) != cudaSuccess)
       (void)cudaGetLastError();
   }
