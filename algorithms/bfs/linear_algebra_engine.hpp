@@ -71,7 +71,11 @@ class LinearAlgebraEngine final : public Engine {
     if constexpr (backend == Backend::cpu) return 0;
     else
       return 2 * (graph_.csr().row_offsets.size() * sizeof(Offset) +
-                  graph_.csr().col_indices.size() * (sizeof(Index) + sizeof(bool)));
+                  graph_.csr().col_indices.size() * (sizeof(Index) + sizeof(bool))) +
+             // the pull's 32-bit copy of its row offsets (Matrix::narrow_offsets)
+             (graph_.nvals() < (Offset{1} << 32)
+                  ? graph_.csr().row_offsets.size() * sizeof(std::uint32_t)
+                  : 0);
   }
 
  private:

@@ -117,6 +117,8 @@ class Matrix {
       csr_ = other.csr_.to(other.backend());
       transpose_.reset();
       longest_row_[0] = longest_row_[1] = std::nullopt;
+      narrow_offsets_[0].reset();
+      narrow_offsets_[1].reset();
       symmetric_ = other.symmetric_;
     }
     return *this;
@@ -128,6 +130,8 @@ class Matrix {
     transpose_ = std::move(other.transpose_);
     longest_row_[0] = other.longest_row_[0];
     longest_row_[1] = other.longest_row_[1];
+    narrow_offsets_[0] = std::move(other.narrow_offsets_[0]);
+    narrow_offsets_[1] = std::move(other.narrow_offsets_[1]);
     symmetric_ = other.symmetric_;
     return *this;
   }
@@ -163,6 +167,8 @@ class Matrix {
     csr_ = std::move(csr);
     transpose_.reset();
     longest_row_[0] = longest_row_[1] = std::nullopt;
+    narrow_offsets_[0].reset();
+    narrow_offsets_[1].reset();
     symmetric_ = false;
   }
   /// The caller's promise that A == A' (structure and values), as for an undirected graph built
@@ -177,6 +183,7 @@ class Matrix {
     detail::complete_deferred();  // the transpose it frees may be read by deferred work
     symmetric_ = true;
     transpose_.reset();
+    narrow_offsets_[1].reset();
   }
   bool symmetric() const { return symmetric_; }
   /// The length of the longest row of csr() (of csc() when `transposed`): computed on first
@@ -186,6 +193,16 @@ class Matrix {
   Offset longest_row(bool transposed, Compute&& compute) const {
     std::optional<Offset>& cached = longest_row_[transposed ? 1 : 0];
     if (!cached) cached = compute(transposed ? csc() : csr_);
+    return *cached;
+  }
+  /// The row offsets of csr() (of csc() when `transposed`) as 32-bit values, for a matrix of fewer
+  /// than 2^32 entries: made on first use by `narrow(rows)` and cached with the matrix, for
+  /// kernels that read every row's bounds (the cuda pull reads half the bytes).
+  template <class Narrow>
+  const detail::Array<std::uint32_t>& narrow_offsets(bool transposed, Narrow&& narrow) const {
+    auto& cached = narrow_offsets_[transposed ? 1 : 0];
+    if (!cached) cached = std::make_shared<detail::Array<std::uint32_t>>(
+                     narrow(transposed ? csc() : csr_));
     return *cached;
   }
 
@@ -216,6 +233,7 @@ class Matrix {
   Csr<T> csr_;
   mutable std::shared_ptr<Csr<T>> transpose_;
   mutable std::optional<Offset> longest_row_[2];  // of csr_ and of the transpose; see longest_row
+  mutable std::shared_ptr<detail::Array<std::uint32_t>> narrow_offsets_[2];  // see narrow_offsets
   bool symmetric_ = false;                         // see mark_symmetric
 
   void check_position(Index i, Index j, const char* what) const {

@@ -87,6 +87,26 @@ Offset longest_row_of(const Matrix<A>& a, bool transposed) {
   });
 }
 
+/// Row offsets narrowed to 32 (or fewer) bits, where every offset fits.
+template <class Narrow>
+__global__ void narrow_offsets(Index count, const Offset* in, Narrow* out) {
+  GRB_GRID_STRIDE_LOOP(i, count) out[i] = static_cast<Narrow>(in[i]);
+}
+
+/// The 32-bit row offsets of csr() (of csc() when `transposed`), made once and cached with the
+/// matrix (Matrix::narrow_offsets); null where the matrix has 2^32 entries or more.
+template <class A>
+const std::uint32_t* narrow_offsets_of(const Matrix<A>& a, bool transposed) {
+  if (a.nvals() >= (Offset{1} << 32)) return nullptr;
+  return a.narrow_offsets(transposed, [](const Csr<A>& rows) {
+    auto narrow = device_array<std::uint32_t>(std::size_t(rows.nrows) + 1);
+    narrow_offsets<<<blocks_for(std::uint64_t(rows.nrows) + 1), block_threads>>>(
+        rows.nrows + 1, rows.row_offsets.data(), narrow.data());
+    GRB_CUDA_CHECK_LAUNCH();
+    return narrow;
+  }).data();
+}
+
 /// Average row length at or above which a warp (not a thread) takes each output row; rows
 /// that usually stop early (terminal monoids) need far longer ones to fill a warp.
 inline constexpr double warp_per_row_length = 8.0;
@@ -140,9 +160,10 @@ __device__ T shuffle_down(const T& value, unsigned offset, int width = 32,
 
 // ------------------------------------------------------------------ pull
 
-/// A row's entries: [begin, end) of the column ids.
+/// A row's entries: [begin, end) of the column ids, as offsets of type O.
+template <class O = Offset>
 struct RowBounds {
-  Offset begin, end;
+  O begin, end;
 };
 
 /// The lengths of the found outputs' rows in the CSR whose row offsets are `rows` (null: not
@@ -156,8 +177,11 @@ struct FoundEdges {
   unsigned long long mine = 0, mine_longest = 0;
   /// Output o was found: its row's length is added.
   __device__ void found(Index o) {
+    if (rows) found_length(rows[o + 1] - rows[o]);
+  }
+  /// An output was found whose row (in `rows`) the caller has read already: `length` entries.
+  __device__ void found_length(unsigned long long length) {
     if (!rows) return;
-    const unsigned long long length = rows[o + 1] - rows[o];
     mine += length;
     mine_longest = mine_longest > length ? mine_longest : length;
   }
@@ -266,12 +290,17 @@ inline constexpr unsigned pull_rows_per_thread = 2;
 /// pull: 64% achieved occupancy, 41% of the cycles between a warp's instructions waiting on
 /// loads); with 8, and a grid of one wave rather than of 2 048 blocks, three roots' fourth pulls
 /// took 61, 57 and 56 us against 69, 65 and 65 (one row a step; a few bytes spilled, to L1).
-template <unsigned Items, class Z, class A, class U, class M, class Add, class Prod>
+///
+/// `offsets`: the rows' offsets, rows.row_offsets or their 32-bit copy (Matrix::narrow_offsets)
+/// where the matrix has fewer than 2^32 entries: every allowed row's bounds are read, and 32-bit
+/// ones are half the bytes and half the registers.
+template <unsigned Items, class O, class Z, class A, class U, class M, class Add, class Prod>
 __global__ void __launch_bounds__(block_threads, 8)
-    pull_thread_per_row(CsrView<A> rows, const U* u_values, const std::uint8_t* u_present,
-                        VectorMaskView<M> mask, Add add, Prod product, Z* t_values,
-                        std::uint8_t* t_present, unsigned long long* t_count, FoundEdges edges,
-                        ClaimStamps publish, PullList<Z> list) {
+    pull_thread_per_row(CsrView<A> rows, const O* offsets, const U* u_values,
+                        const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
+                        Prod product, Z* t_values, std::uint8_t* t_present,
+                        unsigned long long* t_count, FoundEdges edges, ClaimStamps publish,
+                        PullList<Z> list) {
   __shared__ unsigned block_count;
   // A listing pull counts its outputs in the list's slots until the list is full (PullList), and
   // from then on here.
@@ -289,11 +318,11 @@ __global__ void __launch_bounds__(block_threads, 8)
       const std::uint64_t at = first + j;
       allowed[j] = at < rows.nrows && mask.allows(mask.load(static_cast<Index>(at)));
     }
-    RowBounds row[Items];
+    RowBounds<O> row[Items];
 #pragma unroll
     for (unsigned j = 0; j < Items; ++j)
-      row[j] = allowed[j] ? RowBounds{rows.row_offsets[first + j], rows.row_offsets[first + j + 1]}
-                          : RowBounds{0, 0};
+      row[j] = allowed[j] ? RowBounds<O>{offsets[first + j], offsets[first + j + 1]}
+                          : RowBounds<O>{0, 0};
     unsigned found = 0;
     Z sums[Items];
 #pragma unroll
@@ -301,7 +330,7 @@ __global__ void __launch_bounds__(block_threads, 8)
       const Index o = static_cast<Index>(first + j);
       bool hit = false;
       Z sum{};
-      for (Offset e = row[j].begin; e < row[j].end; ++e) {
+      for (O e = row[j].begin; e < row[j].end; ++e) {
         const Index k = rows.col_indices[e];
         if (u_present && !u_present[k]) continue;
         const Z term = static_cast<Z>(product(rows.values[e], input_at<Prod>(u_values, k), o, k));
@@ -321,7 +350,9 @@ __global__ void __launch_bounds__(block_threads, 8)
       const bool hit = (found >> j) & 1u;
       t_present[at] = hit ? 1 : 0;
       t_values[at] = hit ? sums[j] : Z{};
-      if (hit) edges.found(static_cast<Index>(at));
+      // The edges are summed in the push matrix's rows: a symmetric matrix's are these rows.
+      if (hit && edges.rows == rows.row_offsets) edges.found_length(row[j].end - row[j].begin);
+      else if (hit) edges.found(static_cast<Index>(at));
     }
   }
   counter.flush();
@@ -645,7 +676,8 @@ template <class Z, class A, class U, class M, class Add, class Prod>
 void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
           const VectorMaskView<M>& mask, const Add& add, const Prod& product,
           Offset longest_row, bool count, const Offset* edge_rows = nullptr,
-          const ClaimStamps* publish = nullptr, const PullList<Z>& list = {}) {
+          const ClaimStamps* publish = nullptr, const PullList<Z>& list = {},
+          const std::uint32_t* offsets32 = nullptr) {
   if (rows.nrows == 0) return;
   // Only the presence of a sparse input where the product ignores its values: for kron22's
   // any.secondi BFS that spares a 32 MB memset of values no kernel reads.
@@ -680,12 +712,21 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
   } else {
     // One wave: every block resident from the start, none waiting for another to finish.
     constexpr unsigned rows_each = pull_rows_per_thread;
-    static const unsigned wave =
-        resident_blocks(pull_thread_per_row<rows_each, Z, A, U, M, Add, Prod>);
     const std::uint64_t threads = (std::uint64_t(rows.nrows) + rows_each - 1) / rows_each;
-    pull_thread_per_row<rows_each, Z><<<std::min(blocks_for(threads), wave), block_threads>>>(
-        view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data(), counter, edges, published, list);
+    auto launch = [&](auto kernel, const auto* offsets, unsigned wave) {
+      kernel<<<std::min(blocks_for(threads), wave), block_threads>>>(
+          view_of(rows), offsets, input.values(), present, mask, add, product, t.values.data(),
+          t.present.data(), counter, edges, published, list);
+    };
+    if (offsets32) {
+      const auto kernel = pull_thread_per_row<rows_each, std::uint32_t, Z, A, U, M, Add, Prod>;
+      static const unsigned wave = resident_blocks(kernel);
+      launch(kernel, offsets32, wave);
+    } else {
+      const auto kernel = pull_thread_per_row<rows_each, Offset, Z, A, U, M, Add, Prod>;
+      static const unsigned wave = resident_blocks(kernel);
+      launch(kernel, rows.row_offsets.data(), wave);
+    }
   }
   GRB_CUDA_CHECK_LAUNCH();
 }
@@ -1452,10 +1493,6 @@ __global__ void product_pattern(CsrView<A> rows, const std::uint8_t* u_present,
   }
 }
 
-__global__ inline void narrow_offsets(Index count, const Offset* in, std::int32_t* out) {
-  GRB_GRID_STRIDE_LOOP(i, count) out[i] = static_cast<std::int32_t>(in[i]);
-}
-
 __global__ inline void widen_indices(Offset count, const Index* in, std::int64_t* out) {
   GRB_GRID_STRIDE_LOOP(i, count) out[i] = in[i];
 }
@@ -1679,11 +1716,15 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
                                 ? push_rows.row_offsets.data()
                                 : nullptr;
   if constexpr (early_exit && std::is_same_v<W, Z>) {
+    // pull()'s choice of a thread per row, which reads the bounds of every allowed row.
+    const bool thread_per_row =
+        double(a.nvals()) / std::max<Index>(output_size, 1) < warp_per_row_length_early_exit;
     if (products && !pushes && adopted && desc.strategy != MxvStrategy::cusparse &&
         grb::mode() == Mode::nonblocking) {
       auto pending = std::make_unique<PendingPull<W>>(w, &u, edge_rows);
       pull(pending->t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product,
-           Offset{0}, true, edge_rows, &pending->stamps, pending->list());
+           Offset{0}, true, edge_rows, &pending->stamps, pending->list(),
+           thread_per_row ? narrow_offsets_of(a, pull_is_csc) : nullptr);
       grb::detail::launch_deferred(std::move(pending));
       return;
     }
