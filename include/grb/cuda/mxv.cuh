@@ -53,9 +53,13 @@ namespace grb::cuda::detail {
 // of the allowed outputs (about allowed * average degree: m_u, the unexplored edges). Pull is
 // cheaper per edge than push: it writes each output once (push sorts or scatters every edge),
 // and with a terminal monoid it stops at the first hit. Beamer et al. (SC'12) switch a BFS to
-// pull when m_f > m_u / alpha with alpha = 14; we use that factor for monoids that stop early
-// and a smaller one for the others.
-inline constexpr double pull_advantage_early_exit = 14.0;
+// pull when m_f > m_u / alpha with alpha = 14. For monoids that stop early we take 40: a push's
+// output is a list, so a large one also costs its consumers (a BFS level's assigns walk it with
+// scattered writes, and the next pull needs it made dense). On kron24 a third level pushed over
+// ~30 M edges took 411 us, its assigns 455 and the conversion 200, where the pull and its
+// assigns take ~570; 40 rather than 14 took 64 roots' mean from 1.73 to 1.48 ms (p90 3.2 to
+// 1.9) and left kron22's within noise. Other monoids read whole rows: a smaller factor.
+inline constexpr double pull_advantage_early_exit = 40.0;
 inline constexpr double pull_advantage = 2.0;
 
 /// The longest row of a CSR (one pass over its offsets; Matrix::longest_row caches it).
