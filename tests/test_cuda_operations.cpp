@@ -235,6 +235,45 @@ TEST_CASE("cuda memory: freed blocks are kept for the next allocation of their s
   CHECK(grb::detail::kept_device_bytes() == 0);
 }
 
+TEST_CASE("cuda pull: after the matrix changes, a pull reads its new rows") {
+  if (skip_without_cuda()) return;
+  // The stopping pull reads a 32-bit copy of the row offsets, cached with the matrix
+  // (Matrix::narrow_offsets): a change of the entries must drop it.
+  std::mt19937_64 rng(5);
+  const Index n = 1000;
+  grb::Matrix<bool> cpu = random_matrix<bool>(Shape{n, n, 0.004, false}, rng);
+  grb::Matrix<bool> gpu = cpu.to(Backend::cuda);
+  const auto u = random_vector<bool>(n, 0.05, rng);
+  const auto mask = random_vector<bool>(n, 0.3, rng);
+  const grb::Descriptor pull{.replace = true, .structural_mask = true, .complement_mask = true,
+                             .strategy = grb::MxvStrategy::pull};
+  auto product = [&](const grb::Matrix<bool>& a, Backend backend) {
+    grb::Vector<bool> w(n, backend);
+    grb::vxm(w, mask.to(backend), grb::no_accum, grb::any_pair<bool>{}, u.to(backend), a, pull);
+    return w;
+  };
+  const grb::Vector<bool> before = product(cpu, Backend::cpu);
+  check_same(before, product(gpu, Backend::cuda));
+  // A new entry from an input of u to an output that the mask allows and nothing reached: the
+  // output appears only where the pull reads the new rows.
+  std::vector<Index> inputs, masked, reached;
+  std::vector<bool> ignored;
+  u.extract_tuples(inputs, ignored);
+  mask.extract_tuples(masked, ignored);
+  before.extract_tuples(reached, ignored);
+  REQUIRE(!inputs.empty());
+  Index output = 0;
+  while (std::find(masked.begin(), masked.end(), output) != masked.end() ||
+         std::find(reached.begin(), reached.end(), output) != reached.end())
+    ++output;
+  REQUIRE(output < n);
+  cpu.set_element(inputs.front(), output, true);
+  gpu.set_element(inputs.front(), output, true);
+  const grb::Vector<bool> after = product(cpu, Backend::cpu);
+  CHECK(after.nvals() == before.nvals() + 1);
+  check_same(after, product(gpu, Backend::cuda));
+}
+
 TEST_CASE("cuda vector formats and transpose match the cpu for every element size") {
   if (skip_without_cuda()) return;
   std::mt19937_64 rng(11);

@@ -93,7 +93,7 @@ Offset longest_row_of(const Matrix<A>& a, bool transposed) {
 
 /// Row offsets narrowed to 32 (or fewer) bits, where every offset fits.
 template <class Narrow>
-__global__ void narrow_offsets(Index count, const Offset* in, Narrow* out) {
+__global__ void narrow_offsets(std::uint64_t count, const Offset* in, Narrow* out) {
   GRB_GRID_STRIDE_LOOP(i, count) out[i] = static_cast<Narrow>(in[i]);
 }
 
@@ -105,7 +105,7 @@ const std::uint32_t* narrow_offsets_of(const Matrix<A>& a, bool transposed) {
   return a.narrow_offsets(transposed, [](const Csr<A>& rows) {
     auto narrow = device_array<std::uint32_t>(std::size_t(rows.nrows) + 1);
     narrow_offsets<<<blocks_for(std::uint64_t(rows.nrows) + 1), block_threads>>>(
-        rows.nrows + 1, rows.row_offsets.data(), narrow.data());
+        std::uint64_t(rows.nrows) + 1, rows.row_offsets.data(), narrow.data());
     GRB_CUDA_CHECK_LAUNCH();
     return narrow;
   }).data();
