@@ -37,6 +37,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <mutex>
 #include <type_traits>
@@ -681,7 +682,7 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
           const VectorMaskView<M>& mask, const Add& add, const Prod& product,
           Offset longest_row, bool count, const Offset* edge_rows = nullptr,
           const ClaimStamps* publish = nullptr, const PullList<Z>& list = {},
-          const std::uint32_t* offsets32 = nullptr) {
+          const std::function<const std::uint32_t*()>& narrow_offsets = {}) {
   if (rows.nrows == 0) return;
   // Only the presence of a sparse input where the product ignores its values: for kron22's
   // any.secondi BFS that spares a 32 MB memset of values no kernel reads.
@@ -722,7 +723,8 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
           view_of(rows), offsets, input.values(), present, mask, add, product, t.values.data(),
           t.present.data(), counter, edges, published, list);
     };
-    if (offsets32) {
+    // The 32-bit copy of the offsets, where the matrix has one (narrow_offsets_of).
+    if (const std::uint32_t* offsets32 = narrow_offsets ? narrow_offsets() : nullptr) {
       const auto kernel = pull_thread_per_row<rows_each, std::uint32_t, Z, A, U, M, Add, Prod>;
       static const unsigned wave = resident_blocks(kernel);
       launch(kernel, offsets32, wave);
@@ -1715,20 +1717,18 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       !has_accum<Accum> && ((mask_view.everything && !mask_view.complement) || desc.replace);
   // On skewed rows of a square matrix the result's edges in the push matrix are summed for the
   // next product's push/pull choice (Vector::row_edges); short rows never need them.
+  // The pull matrix's 32-bit offsets, made (once per matrix) only for a pull that reads them.
+  const auto narrow = [&] { return narrow_offsets_of(a, pull_is_csc); };
   const Offset* edge_rows = adopted && early_exit && a.nrows() == a.ncols() &&
                                     longest_row_of(a, !pull_is_csc) > lane_row_entries
                                 ? push_rows.row_offsets.data()
                                 : nullptr;
   if constexpr (early_exit && std::is_same_v<W, Z>) {
-    // pull()'s choice of a thread per row, which reads the bounds of every allowed row.
-    const bool thread_per_row =
-        double(a.nvals()) / std::max<Index>(output_size, 1) < warp_per_row_length_early_exit;
     if (products && !pushes && adopted && desc.strategy != MxvStrategy::cusparse &&
         grb::mode() == Mode::nonblocking) {
       auto pending = std::make_unique<PendingPull<W>>(w, &u, edge_rows);
       pull(pending->t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product,
-           Offset{0}, true, edge_rows, &pending->stamps, pending->list(),
-           thread_per_row ? narrow_offsets_of(a, pull_is_csc) : nullptr);
+           Offset{0}, true, edge_rows, &pending->stamps, pending->list(), narrow);
       grb::detail::launch_deferred(std::move(pending));
       return;
     }
@@ -1748,7 +1748,7 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
       // rows; cached in the matrix after the first call).
       const Offset longest = early_exit ? 0 : longest_row_of(a, pull_is_csc);
       pull(t, pull_is_csc ? a.csc() : a.csr(), u, mask_view, semiring.add, product, longest,
-           adopted, edge_rows);
+           adopted, edge_rows, nullptr, {}, narrow);
     }
   }
   write_back(w, mask_view, accum, std::move(t), desc, /*t_within_mask=*/true);
