@@ -9,6 +9,7 @@
 #include <string>
 
 #include "commands/commands.hpp"
+#include "grb/kernel_loading.hpp"
 
 namespace {
 
@@ -22,6 +23,7 @@ std::string one_line(std::string message) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  grb::load_kernels_eagerly();  // before anything touches the GPU
   CLI::App app("grb: BFS, SSSP and connected components as sparse linear algebra, on the cpu "
                "and cuda backends",
                "grb");

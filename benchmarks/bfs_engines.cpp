@@ -29,6 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include <grb/generate.hpp>
+#include <grb/kernel_loading.hpp>
 #include <grb/matrix.hpp>
 #include <grb/types.hpp>
 
@@ -141,6 +142,7 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  grb::load_kernels_eagerly();  // before anything touches the GPU
   CLI::App app{"Every BFS engine on a Kronecker graph and a grid: ms, Graph500 TEPS, validated"};
   int scale = 20;
   Index side = 1000;

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include <grb/generate.hpp>
+#include <grb/kernel_loading.hpp>
 #include <grb/matrix.hpp>
 
 #include "bfs/engine.hpp"
@@ -199,6 +200,7 @@ void report(Index root, std::uint64_t begin, std::uint64_t end, std::FILE* event
 }  // namespace
 
 int main(int argc, char** argv) {
+  grb::load_kernels_eagerly();  // before anything touches the GPU
   CLI::App app{"A CUPTI timeline of a BFS engine's searches: GPU busy and idle time, launches, "
                "time per kernel"};
   int scale = 22, side = 0;

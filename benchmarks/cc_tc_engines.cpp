@@ -32,6 +32,7 @@
 
 #include <grb/generate.hpp>
 #include <grb/io.hpp>
+#include <grb/kernel_loading.hpp>
 #include <grb/matrix.hpp>
 #include <grb/types.hpp>
 
@@ -138,6 +139,7 @@ bool selected(const Info& info, bool cpu, const std::vector<std::string>& only) 
 }  // namespace
 
 int main(int argc, char** argv) {
+  grb::load_kernels_eagerly();  // before anything touches the GPU
   CLI::App app{"Every CC and TC engine on Kronecker graphs, grids and a road network: ms, ratios"};
   std::vector<std::string> graph_names{"kron20", "kron22", "kron24", "grid1000", "grid2000",
                                        "berlin"};

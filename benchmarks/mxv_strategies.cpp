@@ -30,6 +30,7 @@
 
 #include <grb/generate.hpp>
 #include <grb/grb.hpp>
+#include <grb/kernel_loading.hpp>
 
 #if GRB_WITH_CUDA
 #include <cuda_runtime.h>
@@ -120,6 +121,7 @@ double relative_error(const std::vector<float>& got, const std::vector<float>& e
 }  // namespace
 
 int main(int argc, char** argv) {
+  grb::load_kernels_eagerly();  // before anything touches the GPU
   CLI::App app{"grb mxv strategies: push / pull / cusparse / automatic on the cuda backend"};
   std::vector<int> scales{20};
   std::vector<Index> sides{1000};

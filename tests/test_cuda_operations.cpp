@@ -199,12 +199,12 @@ TEST_CASE("cuda memory: pooled arrays round-trip, out-of-memory is grb::OutOfMem
   CHECK(device.to(Backend::cuda).to_vector() == values);
 }
 
-TEST_CASE("cuda memory: freed blocks are kept for the next allocation of their size") {
+TEST_CASE("cuda memory: freed blocks are kept for the next allocation of their class") {
   if (skip_without_cuda()) return;
   grb::detail::release_kept_device_blocks();
   REQUIRE(grb::detail::kept_device_bytes() == 0);
-  // A small block (a power-of-two class) and a large one (rounded to 64 KiB): each kept when
-  // freed, and handed out again (the same block) for an allocation of its size.
+  // A small block (a power-of-two class) and a large one (eight classes per power of two): each
+  // kept when freed, and handed out again (the same block) for an allocation of its size.
   for (const std::size_t bytes : {std::size_t{1000}, std::size_t{(3u << 20) + 5}}) {
     INFO("bytes " << bytes);
     grb::detail::release_kept_device_blocks();
@@ -231,6 +231,25 @@ TEST_CASE("cuda memory: freed blocks are kept for the next allocation of their s
     for (int b = 0; b < 5; ++b) blocks.emplace_back(std::size_t{2} << 20, Backend::cuda);
   }
   CHECK(grb::detail::kept_device_bytes() == 4 * (std::size_t{2} << 20));
+  grb::detail::release_kept_device_blocks();
+  CHECK(grb::detail::kept_device_bytes() == 0);
+  // Large blocks are kept by class, eight per power of two: a block freed by an array of 3 MiB
+  // and 5 bytes (class 3.25 MiB) serves one of 3.1 MiB, not one of 3.3 MiB (class 3.5 MiB).
+  const void* first = nullptr;
+  {
+    grb::detail::Array<std::uint8_t> block((std::size_t{3} << 20) + 5, Backend::cuda);
+    first = block.data();
+  }
+  CHECK(grb::detail::kept_device_bytes() == (std::size_t{13} << 18));
+  {
+    grb::detail::Array<std::uint8_t> larger((std::size_t{3} << 20) + (std::size_t{300} << 10),
+                                            Backend::cuda);
+    CHECK(static_cast<const void*>(larger.data()) != first);
+    CHECK(grb::detail::kept_device_bytes() == (std::size_t{13} << 18));
+  }
+  grb::detail::Array<std::uint8_t> same_class((std::size_t{3} << 20) + (std::size_t{100} << 10),
+                                              Backend::cuda);
+  CHECK(static_cast<const void*>(same_class.data()) == first);
   grb::detail::release_kept_device_blocks();
   CHECK(grb::detail::kept_device_bytes() == 0);
 }

@@ -113,8 +113,12 @@ void release(void* pointer) noexcept {
 /// without a call into the runtime. Reusing one at once is safe for the same reason the pool's
 /// reuse is: all work is on the default stream, so whatever the block's last user queued runs
 /// before its next user's work. Small blocks (up to 1 MiB) are kept by power-of-two class, 8 per
-/// class; larger ones by their size rounded up to 64 KiB, 4 per size and at most a sixteenth of
-/// the device's memory in all. Closed at exit (see kept_blocks): the kept blocks go back to the
+/// class; larger ones by class too, eight classes per power of two (at most 1/8 unused), 4 per
+/// class and at most a sixteenth of the device's memory in all. Blocks are allocated at their
+/// class's size, so a block serves every later size of its class: a BFS level's output list is
+/// sized by its edges, which differ with every root, and a new size that misses the kept blocks
+/// may make the pool map more memory (kron22, session 24: one cudaMallocAsync took 201 us, in
+/// the middle of a search). Closed at exit (see kept_blocks): the kept blocks go back to the
 /// pool and later frees go straight there.
 class KeptBlocks {
  public:
@@ -143,12 +147,19 @@ class KeptBlocks {
       }
     }
     status = cudaMallocAsync(&pointer, size, cudaStream_t{0});
+    if (status == cudaErrorMemoryAllocation && size != bytes) {
+      // The class's size does not fit where the exact one may: that block is not kept.
+      (void)cudaGetLastError();
+      status = cudaMallocAsync(&pointer, bytes, cudaStream_t{0});
+      return status == cudaSuccess ? pointer : nullptr;
+    }
     if (status != cudaSuccess) return nullptr;
     live_.emplace(pointer, Block{pointer, device, size});
     return pointer;
   }
 
-  /// Keeps `pointer` for reuse if it came from take() and there is room; false: not ours.
+  /// Keeps `pointer` for reuse if take() made it as a class's block and there is room; false:
+  /// not one of those.
   bool give_back(void* pointer) noexcept {
     std::lock_guard lock(mutex_);
     const auto found = live_.find(pointer);
@@ -158,7 +169,7 @@ class KeptBlocks {
     if (closed_) return false;
     const bool large = block.size > largest_small;
     std::vector<Block>& free = free_[block.size];
-    if (free.size() < (large ? per_large_size : per_small_class) &&
+    if (free.size() < (large ? per_large_class : per_small_class) &&
         (!large || kept_large_ + block.size <= large_limit(block.device))) {
       free.push_back(block);
       if (large) kept_large_ += block.size;
@@ -214,14 +225,22 @@ class KeptBlocks {
   }
 
   static constexpr std::size_t smallest = 256;
-  static constexpr std::size_t large_granule = std::size_t{1} << 16;
+  static constexpr std::size_t large_classes_per_power = 8;
   static constexpr std::size_t per_small_class = 8;
-  static constexpr std::size_t per_large_size = 4;
+  static constexpr std::size_t per_large_class = 4;
+  /// The size of `bytes`' class: a power of two up to largest_small, then a multiple of an
+  /// eighth of the power of two below it (sizes too large for any device are left as they are).
   static std::size_t rounded(std::size_t bytes) {
-    if (bytes > largest_small) return (bytes + large_granule - 1) / large_granule * large_granule;
-    std::size_t size = smallest;
-    while (size < bytes) size *= 2;
-    return size;
+    if (bytes <= largest_small) {
+      std::size_t size = smallest;
+      while (size < bytes) size *= 2;
+      return size;
+    }
+    if (bytes > std::numeric_limits<std::size_t>::max() / 4) return bytes;
+    std::size_t power = largest_small;
+    while (power * 2 <= bytes) power *= 2;
+    const std::size_t step = power / large_classes_per_power;
+    return (bytes + step - 1) / step * step;
   }
   struct Block {
     void* pointer;
