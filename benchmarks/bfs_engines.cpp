@@ -7,6 +7,11 @@
 // Timing: run() is synchronous (it returns when the search is done), so a steady clock around
 // it is the search's wall time, host round trips included; graph generation, prepare()
 // (host -> device copies, transposes) and result() copies are outside it (prepare is reported).
+// Each run follows the last run's result() and validation, as Graph500's loop does: the host's
+// caches and the driver are cold then, which costs an engine in proportion to its host work
+// per search. --warm first runs each root's search once untimed, so that the timed run finds
+// them warm (searches one after another, nothing in between): the two measures apart show
+// that cost (docs/engines.md, "Session 28").
 //
 // Validation: the cuda engines' results go through the Graph500 rules on the device
 // (grb::validate::bfs_on_device, against a copy of the graph held there: on the host a kron24
@@ -162,6 +167,10 @@ int main(int argc, char** argv) {
   app.add_flag("--cpu", cpu, "also run the cpu linear-algebra engine");
   app.add_flag("--levels", levels, "one more run per engine and graph with per-level timing, as JSON");
   app.add_option("--json", json_path, "write JSON lines here (default: stdout after the table)");
+  bool warm = false;
+  app.add_flag("--warm", warm,
+               "time each root's second search, run right after an untimed first one (host "
+               "caches and driver warm); default: the first, after the last root's validation");
   bool blocking = false;
   app.add_flag("--blocking", blocking,
                "blocking mode: no deferred, fused operations in the linear-algebra engine "
@@ -221,6 +230,7 @@ int main(int argc, char** argv) {
         std::size_t failures = 0;
         std::string first_failure;
         for (std::size_t r = 0; r < sources.size(); ++r) {
+          if (warm) engine->run(sources[r], {});
           start = std::chrono::steady_clock::now();
           engine->run(sources[r], {});
           const double ms = milliseconds_since(start);
@@ -261,6 +271,7 @@ int main(int argc, char** argv) {
                             {"engine", engine_name},
                             {"backend", std::string(grb::to_string(info->backend))},
                             {"roots", sources.size()},
+                            {"warm", warm},
                             {"validated", ok},
                             {"failed", failures},
                             {"ms_median", median},

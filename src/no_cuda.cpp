@@ -29,6 +29,10 @@ void sparse_to_dense_cuda(std::size_t, Index, Index, const Index*, const void*, 
                           std::uint8_t*) {
   unavailable();
 }
+void fill_absent_cuda(std::size_t, Index, Index, const Index*, const void*, const std::uint8_t*,
+                      const void*, void*) {
+  unavailable();
+}
 void transpose_csr_cuda(std::size_t, Index, Index, Offset, const Offset*, const Index*,
                         const void*, Offset*, Index*, void*) {
   unavailable();

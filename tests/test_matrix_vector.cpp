@@ -165,6 +165,44 @@ TEST_CASE("vector clear_dense empties a vector and stores it dense, keeping dens
   }
 }
 
+TEST_CASE("vector extract_dense gives every position, absent ones filled") {
+  GRB_FOR_EACH_BACKEND(backend) {
+    // Dense, with writes still queued (set_element on a dense vector: an in-place change).
+    grb::Vector<std::int32_t> dense(1000, backend);
+    dense.clear_dense();
+    dense.set_element(0, 5);
+    dense.set_element(999, 7);
+    std::vector<std::int32_t> levels{1, 2, 3};  // replaced whole
+    dense.extract_dense(levels, -1);
+    std::vector<std::int32_t> expected(1000, -1);
+    expected[0] = 5;
+    expected[999] = 7;
+    CHECK(levels == expected);
+    // Sparse, its entries out of index order (as a product leaves them).
+    grb::Vector<grb::Index> sparse(50, backend);
+    const std::vector<grb::Index> at{40, 2, 17}, from{4, 0, 1};
+    using IndexArray = grb::detail::Array<grb::Index>;
+    sparse.adopt_unsorted(IndexArray::from(at, backend), IndexArray::from(from, backend));
+    std::vector<grb::Index> parents;
+    sparse.extract_dense(parents, grb::no_index);
+    std::vector<grb::Index> expected_parents(50, grb::no_index);
+    expected_parents[40] = 4;
+    expected_parents[2] = 0;
+    expected_parents[17] = 1;
+    CHECK(parents == expected_parents);
+    // Booleans (std::vector<bool> has no contiguous storage), and an empty vector.
+    grb::Vector<bool> flags(5, backend);
+    flags.set_element(3, true);
+    std::vector<bool> got;
+    flags.extract_dense(got, false);
+    CHECK(got == std::vector<bool>{false, false, false, true, false});
+    grb::Vector<double> empty(0, backend);
+    std::vector<double> none{1.0};
+    empty.extract_dense(none, 0.0);
+    CHECK(none.empty());
+  }
+}
+
 TEST_CASE("vector formats convert by density and keep their entries") {
   GRB_FOR_EACH_BACKEND(backend) {
     grb::Vector<float> v(100, backend);

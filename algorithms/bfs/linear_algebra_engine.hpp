@@ -39,28 +39,18 @@ class LinearAlgebraEngine final : public Engine {
     parents_ = options.parents;
   }
 
-  /// Levels and parents as dense arrays. The algorithm reports no per-level work, so the
+  /// Levels and parents as dense arrays (filled on the device where the vectors live: one copy
+  /// each, as the hand-written engines' results). The algorithm reports no per-level work, so the
   /// per-level stats hold the frontier sizes alone (counted from the levels).
   Result result() const override {
     Result result;
-    const Index n = graph_.nrows();
-    std::vector<Index> indices;
-    std::vector<std::int32_t> levels;
-    search_.level.extract_tuples(indices, levels);
-    result.level.assign(n, -1);
+    search_.level.extract_dense(result.level, -1);
     std::int32_t deepest = -1;
-    for (std::size_t k = 0; k < indices.size(); ++k) {
-      result.level[indices[k]] = levels[k];
-      deepest = std::max(deepest, levels[k]);
-    }
+    for (std::int32_t level : result.level) deepest = std::max(deepest, level);
     result.levels.resize(std::size_t(deepest + 1));
-    for (std::int32_t level : levels) ++result.levels[std::size_t(level)].frontier;
-    if (parents_) {
-      std::vector<Index> parents;
-      search_.parent.extract_tuples(indices, parents);
-      result.parent.assign(n, no_index);
-      for (std::size_t k = 0; k < indices.size(); ++k) result.parent[indices[k]] = parents[k];
-    }
+    for (std::int32_t level : result.level)
+      if (level >= 0) ++result.levels[std::size_t(level)].frontier;
+    if (parents_) search_.parent.extract_dense(result.parent, no_index);
     return result;
   }
 

@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "grb/array.hpp"
@@ -45,6 +46,12 @@ namespace detail {
 /// dense_values null: the presence only.
 void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
                           const void* values, void* dense_values, std::uint8_t* present);
+/// out[i] = the entry at i, or the element_bytes of `absent` where there is none: from a dense
+/// vector's values and presence (indices null), or a sparse vector's nvals entries in any order
+/// (present null).
+void fill_absent_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
+                      const void* values, const std::uint8_t* present, const void* absent,
+                      void* out);
 /// nvals = the number of present positions (known to the caller; nothing is read back).
 void dense_to_sparse_cuda(std::size_t element_bytes, Index size, Index nvals,
                           const void* dense_values, const std::uint8_t* present, Index* indices,
@@ -290,6 +297,10 @@ class Vector {
   }
   /// All entries, by increasing index.
   void extract_tuples(std::vector<Index>& indices, std::vector<T>& values) const;
+  /// values[i] = the entry at i, or `absent` where there is none (size() values): on cuda the
+  /// absent positions are filled on the device and one array is copied back, where
+  /// extract_tuples copies indices, values and presence and walks them on the host.
+  void extract_dense(std::vector<T>& values, T absent) const;
 
   void set_element(Index i, T value);
   std::optional<T> extract_element(Index i) const;
@@ -469,6 +480,37 @@ void Vector<T>::extract_tuples(std::vector<Index>& indices, std::vector<T>& valu
   } else {
     for (Index i = 0; i < v.size_; ++i)
       if (v.present_[i]) indices.push_back(i), values.push_back(v.values_[i]);
+  }
+}
+
+template <class T>
+void Vector<T>::extract_dense(std::vector<T>& values, T absent) const {
+  detail::complete_deferred();
+  const bool dense = format_ == VectorFormat::dense;
+  if (backend() == Backend::cpu) {
+    values.assign(size_, absent);
+    if (dense) {
+      for (Index i = 0; i < size_; ++i)
+        if (present_[i]) values[i] = values_[i];
+    } else {
+      for (std::size_t e = 0; e < indices_.size(); ++e) values[indices_[e]] = values_[e];
+    }
+    return;
+  }
+  // Sparse entries in any order: the fill scatters them (no sort).
+  const Index entries = dense ? 0 : static_cast<Index>(indices_.size());
+  detail::Array<T> filled(size_, Backend::cuda);
+  detail::fill_absent_cuda(sizeof(T), size_, entries, dense ? nullptr : indices_.data(),
+                           values_.data(), dense ? present_.data() : nullptr, &absent,
+                           filled.data());
+  if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> has no contiguous storage
+    const detail::Array<T> host = filled.to(Backend::cpu);
+    values.assign(host.begin(), host.end());
+  } else {
+    values.resize(size_);
+    if (size_ > 0)
+      detail::copy_bytes(values.data(), Backend::cpu, filled.data(), Backend::cuda,
+                         std::size_t(size_) * sizeof(T));
   }
 }
 

@@ -25,6 +25,22 @@ __global__ void scatter_sparse_entries(Index nvals, const Index* indices, const 
   }
 }
 
+template <class Word>
+__global__ void fill_dense_absent(Index size, const Word* values, const std::uint8_t* present,
+                                  Word absent, Word* out) {
+  GRB_GRID_STRIDE_LOOP(i, size) { out[i] = present[i] ? values[i] : absent; }
+}
+
+template <class Word>
+__global__ void fill_value(Index size, Word value, Word* out) {
+  GRB_GRID_STRIDE_LOOP(i, size) { out[i] = value; }
+}
+
+template <class Word>
+__global__ void scatter_values(Index nvals, const Index* indices, const Word* values, Word* out) {
+  GRB_GRID_STRIDE_LOOP(e, nvals) { out[indices[e]] = values[e]; }
+}
+
 __global__ void mark_present(Index nvals, const Index* indices, std::uint8_t* present) {
   GRB_GRID_STRIDE_LOOP(e, nvals) { present[indices[e]] = 1; }
 }
@@ -193,6 +209,30 @@ void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, co
     scatter_sparse_entries<<<blocks_for(nvals), block_threads>>>(
         nvals, indices, static_cast<const Word*>(values), static_cast<Word*>(dense_values),
         present);
+    GRB_CUDA_CHECK_LAUNCH();
+  });
+}
+
+void fill_absent_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
+                      const void* values, const std::uint8_t* present, const void* absent,
+                      void* out) {
+  using namespace grb::cuda::detail;
+  if (size == 0) return;
+  dispatch_element_size(element_bytes, "extract_dense", [&](auto word) {
+    using Word = decltype(word);
+    Word fill;
+    std::memcpy(&fill, absent, sizeof fill);
+    auto* to = static_cast<Word*>(out);
+    const auto* from = static_cast<const Word*>(values);
+    if (present) {
+      fill_dense_absent<<<blocks_for(size), block_threads>>>(size, from, present, fill, to);
+      GRB_CUDA_CHECK_LAUNCH();
+      return;
+    }
+    fill_value<<<blocks_for(size), block_threads>>>(size, fill, to);
+    GRB_CUDA_CHECK_LAUNCH();
+    if (nvals == 0) return;
+    scatter_values<<<blocks_for(nvals), block_threads>>>(nvals, indices, from, to);
     GRB_CUDA_CHECK_LAUNCH();
   });
 }
