@@ -213,6 +213,7 @@ int main(int argc, char** argv) {
     }
 
     std::vector<nlohmann::json> lines;
+    std::size_t failed_runs = 0;  // any: the exit status says so, after the table and the JSON
     std::printf("%-10s %-22s %-6s %10s %10s %10s %12s %7s %10s\n", "graph", "engine", "device",
                 "ms(med)", "ms(mean)", "GTEPS(hm)", "edges/bfs", "levels", "dev MiB");
     for (const Graph& graph : graphs) {
@@ -282,6 +283,7 @@ int main(int argc, char** argv) {
                     ok ? inspected / double(ok) : 0, ok ? level_count / double(ok) : 0,
                     device_mib, failures ? "  VALIDATION FAILED" : "");
         if (failures) std::printf("    %zu runs failed; first: %s\n", failures, first_failure.c_str());
+        failed_runs += failures;
         std::fflush(stdout);
         nlohmann::json line{{"graph", graph.name},
                             {"n", graph.matrix.nrows()},
@@ -319,6 +321,10 @@ int main(int argc, char** argv) {
       std::ofstream out(json_path);
       for (const auto& line : lines) out << line.dump() << '\n';
       if (!out) throw grb::IoError("bfs_engines: cannot write " + json_path);
+    }
+    if (failed_runs > 0) {
+      std::fprintf(stderr, "bfs_engines: %zu runs failed validation (see the table)\n", failed_runs);
+      return 1;
     }
   } catch (const grb::Error& error) {
     std::fprintf(stderr, "bfs_engines: %s\n", error.what());
