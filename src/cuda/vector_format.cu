@@ -15,13 +15,15 @@ namespace grb::detail {
 
 namespace {
 
+/// dense_values[i] = the entry at i, for each sparse entry; present[i] = 1 too unless `present`
+/// is null (extract_dense's fill has no presence to mark).
 template <class Word>
 __global__ void scatter_sparse_entries(Index nvals, const Index* indices, const Word* values,
                                        Word* dense_values, std::uint8_t* present) {
   GRB_GRID_STRIDE_LOOP(e, nvals) {
     const Index i = indices[e];
     dense_values[i] = values[e];
-    present[i] = 1;
+    if (present) present[i] = 1;
   }
 }
 
@@ -34,11 +36,6 @@ __global__ void fill_dense_absent(Index size, const Word* values, const std::uin
 template <class Word>
 __global__ void fill_value(Index size, Word value, Word* out) {
   GRB_GRID_STRIDE_LOOP(i, size) { out[i] = value; }
-}
-
-template <class Word>
-__global__ void scatter_values(Index nvals, const Index* indices, const Word* values, Word* out) {
-  GRB_GRID_STRIDE_LOOP(e, nvals) { out[indices[e]] = values[e]; }
 }
 
 __global__ void mark_present(Index nvals, const Index* indices, std::uint8_t* present) {
@@ -232,7 +229,8 @@ void fill_absent_cuda(std::size_t element_bytes, Index size, Index nvals, const 
     fill_value<<<blocks_for(size), block_threads>>>(size, fill, to);
     GRB_CUDA_CHECK_LAUNCH();
     if (nvals == 0) return;
-    scatter_values<<<blocks_for(nvals), block_threads>>>(nvals, indices, from, to);
+    scatter_sparse_entries<<<blocks_for(nvals), block_threads>>>(nvals, indices, from, to,
+                                                                 nullptr);
     GRB_CUDA_CHECK_LAUNCH();
   });
 }
