@@ -19,6 +19,20 @@ namespace grb::detail {
 // BackendUnavailable when grb was built without CUDA).
 void* allocate_bytes(std::size_t bytes, Backend backend);
 void free_bytes(void* pointer, Backend backend) noexcept;
+/// Where a host allocation of `bytes` starts: on a 2 MiB huge page from 2 MiB on (its whole huge
+/// pages advised MADV_HUGEPAGE), else on a 64-byte cache line.
+std::size_t host_alignment_for(std::size_t bytes) noexcept;
+/// Advises the whole 2 MiB pages inside [pointer, pointer + bytes) of host memory onto transparent
+/// huge pages before they are first written; for large host storage grb does not allocate itself,
+/// such as an EdgeList's vectors.
+void advise_huge_pages(void* pointer, std::size_t bytes) noexcept;
+/// vector.resize(count), its new storage advised onto huge pages before resize writes it.
+template <class T>
+void resize_on_huge_pages(std::vector<T>& vector, std::size_t count) {
+  vector.reserve(count);
+  advise_huge_pages(vector.data(), vector.capacity() * sizeof(T));
+  vector.resize(count);
+}
 void copy_bytes(void* destination, Backend destination_backend, const void* source,
                 Backend source_backend, std::size_t bytes);
 /// Freed device blocks that src/cuda/memory.cu keeps for the next allocation of their size: their

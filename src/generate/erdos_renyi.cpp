@@ -3,6 +3,7 @@
 #include <string>
 
 #include "counter_random.hpp"
+#include "grb/array.hpp"
 #include "grb/error.hpp"
 #include "grb/generate.hpp"
 #include "parallel.hpp"
@@ -31,9 +32,9 @@ Matrix<double> erdos_renyi(Index n, double average_degree, const Options& option
 
   EdgeList edges;
   edges.nvertices = n;
-  edges.source.resize(nedges);
-  edges.target.resize(nedges);
-  edges.weight.resize(nedges);
+  grb::detail::resize_on_huge_pages(edges.source, nedges);
+  grb::detail::resize_on_huge_pages(edges.target, nedges);
+  grb::detail::resize_on_huge_pages(edges.weight, nedges);
   detail::parallel_for(nedges, [&](std::uint64_t begin, std::uint64_t end) {
     for (std::uint64_t e = begin; e < end; ++e) {
       const std::uint64_t bits = detail::random_bits(endpoint_key, e);

@@ -1,5 +1,6 @@
 // The Graph500 Kronecker generator (specification 3.0, section 3): edge k is drawn by
 // KroneckerSampler from (seed, k) alone, so the edge list is filled in parallel.
+#include "grb/array.hpp"
 #include "grb/error.hpp"
 #include "grb/generate.hpp"
 #include "kronecker_arguments.hpp"
@@ -15,9 +16,9 @@ EdgeList kronecker_edges(int scale, int edge_factor, std::uint64_t seed) {
 
   EdgeList edges;
   edges.nvertices = static_cast<Index>(nvertices);
-  edges.source.resize(nedges);
-  edges.target.resize(nedges);
-  edges.weight.resize(nedges);
+  grb::detail::resize_on_huge_pages(edges.source, nedges);
+  grb::detail::resize_on_huge_pages(edges.target, nedges);
+  grb::detail::resize_on_huge_pages(edges.weight, nedges);
   const detail::KroneckerSampler sampler(scale, nedges, seed);
   Index* source = edges.source.data();
   Index* target = edges.target.data();

@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "grb/array.hpp"
 #include "grb/error.hpp"
 #include "grb/generate.hpp"
 #include "parallel.hpp"
@@ -93,8 +93,9 @@ Matrix<double> to_matrix(const EdgeList& edges, const Options& options) {
   }
   const Offset nentries = block_start[nblocks];
 
-  // Pass 2: the partition. Uninitialized storage: every slot is written exactly once.
-  const auto staged = std::make_unique_for_overwrite<Staged[]>(nentries);
+  // Pass 2: the partition. Uninitialized storage (every slot is written exactly once), on huge
+  // pages: the writes scatter over all of it (src/memory.cpp).
+  grb::detail::Array<Staged> staged(nentries, Backend::cpu);
   detail::run_parallel(nparts, [&](std::size_t part) {
     Offset* next = cursor.data() + part * nblocks;
     for (std::uint64_t e = parts[part].begin; e < parts[part].end; ++e) {
@@ -118,7 +119,7 @@ Matrix<double> to_matrix(const EdgeList& edges, const Options& options) {
           const Index first_row = static_cast<Index>(b << row_shift);
           const Index last_row = static_cast<Index>(
               std::min<std::uint64_t>(n, (b + 1) << row_shift));
-          Staged* block = staged.get() + block_start[b];
+          Staged* block = staged.data() + block_start[b];
           const Offset size = block_start[b + 1] - block_start[b];
           row_start.assign(std::size_t(last_row - first_row) + 1, 0);
           for (Offset k = 0; k < size; ++k) ++row_start[block[k].row - first_row + 1];
@@ -159,7 +160,7 @@ Matrix<double> to_matrix(const EdgeList& edges, const Options& options) {
         for (std::uint64_t b = first_block; b < last_block; ++b) {
           const Offset first = row_offsets[b << row_shift];
           const Offset last = row_offsets[std::min<std::uint64_t>(n, (b + 1) << row_shift)];
-          const Staged* block = staged.get() + block_start[b];
+          const Staged* block = staged.data() + block_start[b];
           for (Offset k = 0; k < last - first; ++k) {
             columns[first + k] = block[k].column;
             values[first + k] = block[k].weight;
