@@ -12,7 +12,7 @@
 // per search. That host work is the same after every timed run, whichever engine it is and
 // wherever it stands in the list (reference levels, below). --warm first runs each root's
 // search once untimed, so that the timed run finds them warm (searches one after another,
-// nothing in between): the two measures apart show that cost (docs/engines.md, "Session 28").
+// nothing in between): the two measures apart show that cost (docs/bfs.md, "Measuring").
 //
 // Validation: before any engine is timed on a graph, the first engine's result for each root is
 // validated in full and kept as that root's reference levels, with the input edges they
@@ -231,8 +231,8 @@ int main(int argc, char** argv) {
         // The reference levels, untimed. Set up inside the timed loop, the first engine's runs
         // were followed by more host work than the others' (a copy of the levels and a pass
         // over the graph's offsets), which made its searches colder: direction-optimized listed
-        // first took 0.386 ms a kron22 search against 0.327 listed second (docs/engines.md,
-        // "Session 29").
+        // first took 0.386 ms a kron22 search against 0.327 listed second (docs/bfs.md,
+        // "Measuring").
         if (info == engines.front())
           for (std::size_t r = 0; r < sources.size(); ++r) {
             engine->run(sources[r], {});

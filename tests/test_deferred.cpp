@@ -344,7 +344,7 @@ TEST_CASE("cuda pull level: launched, the assigns queued behind it; they match t
           "blocking mode") {
   if (skip_without_cuda()) return;
   // Columns of about 1 entry: a thread per output; padded to 300: a warp per output. Fusing the
-  // assigns into a pull was measured slower than running them after it (docs/engines.md), so
+  // assigns into a pull was measured slower than running them after it (docs/bfs.md), so
   // they queue behind it, reading its result on the device: 24 000 of 131 072 outputs and 3 000
   // of 4 096 are dense, walked position by position; 2 400 of 131 072 (and about 960 of 16 384 with
   // a warp per output) are sparse, walked as the pull's output list, and adopted as that list;

@@ -1,6 +1,6 @@
 // auto: picks an engine from the graph's shape at prepare() time, then delegates to it.
 //
-// The rule (see docs/engines.md for the measurements behind it):
+// The rule (see docs/bfs.md for the measurements behind it):
 //   0. A small graph (at most `small_graph` stored entries): persistent. Every level of such a
 //      graph is tiny, so a search costs its launches and round trips, not its edges; persistent
 //      runs the whole search in one launch. On the six real graphs of 10^3-10^4 vertices (up to

@@ -6,7 +6,7 @@
 // memory reads instead of a launch plus a read-back (~20 µs on the H100).
 //
 // The chain is kept short, since on a grid it is the level's whole cost (grid2000, H100, 8
-// roots, the same run: 11.8 ms before these three, 9.6 ms after; docs/engines.md):
+// roots, the same run: 11.8 ms before these three, 9.6 ms after; docs/bfs.md):
 // - 512-thread blocks, two per SM: the barrier has 264 arrivals instead of 792;
 // - the queue holds each vertex with its out-edge range, read by the level that claimed it
 //   together with the claim, and a warp reads its first vertex together with the frontier size;
