@@ -1,0 +1,175 @@
+// Shared by the libFuzzer targets in fuzz/: the readers take a file path, so every target writes
+// its input to a file in a per-process folder (in /dev/shm when there is one; reused, never
+// left behind) and reads it with grb::io::read_graph.
+//
+// What counts as a finding: any crash, sanitizer report, hang, or allocation blow-up
+// (std::bad_alloc is deliberately NOT caught: run with -rss_limit_mb=2048 -malloc_limit_mb=2048),
+// and any graph that a reader returns with a broken CSR (check_graph aborts). A grb::Error of any
+// kind (ParseError, IoError, InvalidValue, DimensionMismatch, ...) is the reader doing its job.
+//
+// The reading options come from the input's length: an odd number of bytes reads with
+// ReadOptions::symmetrize, an even one without, so that the fuzzer reaches both paths without a
+// prefix byte that seed files would need.
+//
+// A new text reader (say DIMACS) is one file fuzz/fuzz_dimacs.cpp holding
+//   GRB_FUZZ_TEXT_READER(grb::io::Format::dimacs, ".gr")
+// and a seed folder fuzz/corpus/fuzz_dimacs/; fuzz/CMakeLists.txt builds every fuzz_*.cpp.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include "grb/error.hpp"
+#include "grb/io.hpp"
+
+namespace grb_fuzz {
+
+namespace fs = std::filesystem;
+
+/// The per-process folder the inputs are written to; removed at exit.
+inline const fs::path& work_dir() {
+  static const fs::path dir = [] {
+    std::error_code error;
+    const fs::path base = fs::is_directory("/dev/shm", error) ? fs::path("/dev/shm")
+                                                               : fs::temp_directory_path();
+    fs::path path = base / ("grb-fuzz-" + std::to_string(::getpid()));
+    fs::create_directories(path);
+    std::atexit([] {
+      std::error_code ignored;
+      fs::remove_all(work_dir(), ignored);
+    });
+    return path;
+  }();
+  return dir;
+}
+
+/// `name` inside work_dir().
+inline fs::path work_file(const std::string& name) { return work_dir() / name; }
+
+/// Writes the bytes as the whole file (replacing what was there); aborts when it cannot, since
+/// a target that silently reads a stale file would fuzz nothing.
+inline void write_file(const fs::path& path, const void* data, std::size_t size) {
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (!file || (size > 0 && std::fwrite(data, 1, size, file) != size) || std::fclose(file) != 0) {
+    std::perror(path.c_str());
+    std::abort();
+  }
+}
+inline void write_file(const fs::path& path, std::string_view text) {
+  write_file(path, text.data(), text.size());
+}
+
+inline void remove_file(const fs::path& path) {
+  std::error_code ignored;
+  fs::remove(path, ignored);
+}
+
+[[noreturn]] inline void broken(const char* what) {
+  std::fprintf(stderr, "grb fuzz: a reader returned a broken graph: %s\n", what);
+  std::abort();
+}
+
+/// Aborts unless the graph is a well-formed host CSR: offsets from 0 rising to nvals, column
+/// ids in range and strictly increasing within each row, one value per entry, one vertex id per
+/// row (when the file names its vertices). With `metadata`, also what the text readers promise
+/// beyond the CSR: an undirected graph is square, a source vertex is a vertex of the graph
+/// (the binary reader takes both flags from the file's header as they are).
+inline void check_graph(const grb::io::Graph& graph, bool metadata) {
+  const grb::Csr<double>& csr = graph.matrix.csr();
+  if (csr.row_offsets.size() != std::size_t(csr.nrows) + 1) broken("row offsets are not nrows + 1");
+  if (csr.values.size() != csr.col_indices.size()) broken("values and column ids differ in number");
+  if (csr.row_offsets[0] != 0 || csr.row_offsets[csr.nrows] != csr.nvals())
+    broken("row offsets do not span the entries");
+  for (grb::Index i = 0; i < csr.nrows; ++i) {
+    const grb::Offset begin = csr.row_offsets[i], end = csr.row_offsets[i + 1];
+    if (begin > end) broken("row offsets decrease");
+    for (grb::Offset e = begin; e < end; ++e) {
+      if (csr.col_indices[e] >= csr.ncols) broken("column id out of range");
+      if (e > begin && csr.col_indices[e - 1] >= csr.col_indices[e])
+        broken("column ids out of order or repeated");
+    }
+  }
+  if (!graph.vertex_ids.empty() && graph.vertex_ids.size() != csr.nrows)
+    broken("vertex ids are not one per row");
+  if (!metadata) return;
+  if (!graph.directed && csr.nrows != csr.ncols) broken("an undirected graph that is not square");
+  if (graph.source) {
+    try {
+      (void)grb::io::to_internal(graph, *graph.source);
+    } catch (const grb::Error&) {
+      broken("the source vertex is not a vertex of the graph");
+    }
+  }
+}
+
+/// Reads `path` as `format` and checks the result. grb::Error is the reader's answer to bad
+/// input; everything else propagates (an uncaught exception is a finding).
+inline void read_and_check(const fs::path& path, grb::io::Format format, bool symmetrize) {
+  grb::io::ReadOptions options;
+  options.format = format;
+  options.symmetrize = symmetrize;
+  try {
+    check_graph(grb::io::read_graph(path, options), format != grb::io::Format::binary);
+  } catch (const grb::Error&) {
+  }
+}
+
+/// The usual target: the input as a file named g<extension>, read as `format`.
+inline int read_text(grb::io::Format format, const char* extension, const std::uint8_t* data,
+                     std::size_t size) {
+  const fs::path path = work_file(std::string("g") + extension);
+  write_file(path, data, size);
+  read_and_check(path, format, size % 2 == 1);
+  return 0;
+}
+
+/// Text of at least this many bytes reaches the parallel readers (src/io/text_pieces) with two
+/// pieces: parse_workers gives one piece per MiB (and at most one per core).
+inline constexpr std::size_t padded_bytes = (std::size_t{2} << 20) + 4096;
+
+/// The parallel path of the text readers, cheaply: the input's first `header_lines` lines
+/// (the Matrix Market banner and size line), then the rest of the input (the body), then one
+/// comment line of ~2 MiB (`comment` and spaces), then the body again:
+///   HEADER BODY "\n" COMMENT-PAD "\n" BODY
+/// The file is then cut into two pieces at the comment line, and each piece holds a copy of the
+/// body's entries (both pieces' slots are filled and closed up). Scanning one long comment line
+/// costs a memchr, so this stays at a few hundred executions a second. A Matrix Market size line
+/// must count the body's entries twice for the parallel parse to take the file (libFuzzer's
+/// comparison tracing finds that); otherwise the one-line-at-a-time parse reads the padded file.
+inline int read_padded(grb::io::Format format, const char* extension, int header_lines,
+                       char comment, const std::uint8_t* data, std::size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  std::size_t body = 0;
+  for (int line = 0; line < header_lines && body < input.size(); ++line) {
+    const std::size_t newline = input.find('\n', body);
+    body = newline == std::string_view::npos ? input.size() : newline + 1;
+  }
+  static std::string text;
+  text.assign(input);
+  text += '\n';
+  text += comment;
+  text.append(padded_bytes - 2, ' ');
+  text += '\n';
+  text.append(input.substr(body));
+  const fs::path path = work_file(std::string("g") + extension);
+  write_file(path, text);
+  read_and_check(path, format, size % 2 == 1);
+  return 0;
+}
+
+}  // namespace grb_fuzz
+
+/// A whole fuzz target for a text reader: GRB_FUZZ_TEXT_READER(grb::io::Format::edge_list, ".txt")
+#define GRB_FUZZ_TEXT_READER(format, extension)                                       \
+  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) { \
+    return grb_fuzz::read_text(format, extension, data, size);                        \
+  }
