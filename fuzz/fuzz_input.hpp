@@ -138,7 +138,7 @@ inline constexpr std::size_t padded_bytes = (std::size_t{2} << 20) + 4096;
 
 /// The parallel path of the text readers, cheaply: the input's first `header_lines` lines
 /// (the Matrix Market banner and size line), then the rest of the input (the body), then one
-/// comment line of ~2 MiB (`comment` and spaces), then the body again:
+/// comment line of ~2 MiB (`comment` and dashes), then the body again:
 ///   HEADER BODY "\n" COMMENT-PAD "\n" BODY
 /// The file is then cut into two pieces at the comment line, and each piece holds a copy of the
 /// body's entries (both pieces' slots are filled and closed up). Scanning one long comment line
@@ -157,7 +157,7 @@ inline int read_padded(grb::io::Format format, const char* extension, int header
   text.assign(input);
   text += '\n';
   text += comment;
-  text.append(padded_bytes - 2, ' ');
+  text.append(padded_bytes - 2, '-');  // not blanks: trim() would walk back over them all
   text += '\n';
   text.append(input.substr(body));
   const fs::path path = work_file(std::string("g") + extension);

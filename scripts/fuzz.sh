@@ -80,7 +80,7 @@ for target in "${targets[@]}"; do
   execs=$(awk '/stat::number_of_executed_units:/ { n = $2 } END { print n }' "$log")
   if [[ -z "$execs" ]]; then execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#'); fi
   execs=${execs:-0}
-  rate=$(awk -v n="$execs" -v t="$elapsed" 'BEGIN { printf "%.0f", t > 0 ? n / t : 0 }')
+  rate=$(awk -v n="$execs" -v t="$elapsed" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
   new_findings=$(find "$findings" -type f -newermt "@${start%.*}" | sort)
   if [[ $rc -eq 0 && $(find "$findings" -type f | wc -l) -eq $before ]]; then
     result=ok
