@@ -14,7 +14,14 @@
 #include "grb/grb.hpp"
 #include "support.hpp"
 
-using namespace grb;
+// No `using namespace grb` at file scope: under nvcc, grb::cuda would clash with libcu++'s ::cuda.
+using grb::Backend;
+using grb::Index;
+using grb::Matrix;
+using grb::Vector;
+namespace examples = grb::examples;
+namespace io = grb::io;
+namespace test = grb::test;
 
 namespace {
 
@@ -92,7 +99,7 @@ void check_ldbc(const std::string& name) {
     const auto rank = dense(result.rank);
     for (Index v = 0; v < graph.matrix.nrows(); ++v) {
       const double want = expected.at(io::to_external(graph, v));
-      INFO(name << " vertex " << io::to_external(graph, v) << " on " << to_string(backend));
+      INFO(name << " vertex " << io::to_external(graph, v) << " on " << grb::to_string(backend));
       // LDBC's rule for floating-point outputs: within 1e-4 of the expected value, relatively.
       CHECK(std::fabs(rank[v] - want) <= 1e-4 * want);
       CHECK(rank[v] == doctest::Approx(reference[v]).epsilon(1e-12));
@@ -106,7 +113,7 @@ void check_against_reference(const Matrix<double>& graph, const std::string& nam
   GRB_FOR_EACH_BACKEND(backend) {
     const auto result =
         examples::pagerank(graph.to(backend), {.tolerance = tolerance, .max_iterations = 1000});
-    INFO(name << " on " << to_string(backend) << ": " << result.iterations << " iterations");
+    INFO(name << " on " << grb::to_string(backend) << ": " << result.iterations << " iterations");
     CHECK(result.iterations < 1000);
     CHECK(result.change < tolerance);
     REQUIRE(result.rank.nvals() == graph.nrows());
@@ -169,11 +176,11 @@ TEST_CASE("pagerank example: edge cases") {
       CHECK(examples::pagerank(Matrix<double>(0, 0, backend)).rank.size() == 0);
     }
     SUBCASE("a non-square matrix is refused") {
-      CHECK_THROWS_AS(examples::pagerank(Matrix<double>(3, 4, backend)), DimensionMismatch);
+      CHECK_THROWS_AS(examples::pagerank(Matrix<double>(3, 4, backend)), grb::DimensionMismatch);
     }
     SUBCASE("a damping factor outside [0, 1] is refused") {
       CHECK_THROWS_AS(examples::pagerank(Matrix<double>(3, 3, backend), {.damping = 1.5}),
-                      InvalidValue);
+                      grb::InvalidValue);
     }
   }
 }
