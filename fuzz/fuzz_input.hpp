@@ -16,6 +16,7 @@
 // and a seed folder fuzz/corpus/fuzz_dimacs/; fuzz/CMakeLists.txt builds every fuzz_*.cpp.
 #pragma once
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstddef>
@@ -55,11 +56,21 @@ inline const fs::path& work_dir() {
 /// `name` inside work_dir().
 inline fs::path work_file(const std::string& name) { return work_dir() / name; }
 
-/// Writes the bytes as the whole file (replacing what was there); aborts when it cannot, since
-/// a target that silently reads a stale file would fuzz nothing.
+/// Writes the bytes as the whole file; aborts when it cannot, since a target that silently reads
+/// a stale file would fuzz nothing. The file is overwritten in place and then cut to size (not
+/// truncated first), so that the 2 MiB of the padded targets keep their tmpfs pages.
 inline void write_file(const fs::path& path, const void* data, std::size_t size) {
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (!file || (size > 0 && std::fwrite(data, 1, size, file) != size) || std::fclose(file) != 0) {
+  const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  bool ok = file >= 0;
+  for (std::size_t done = 0; ok && done < size;) {
+    const ssize_t count = ::pwrite(file, static_cast<const char*>(data) + done, size - done,
+                                   static_cast<off_t>(done));
+    ok = count > 0;
+    if (ok) done += static_cast<std::size_t>(count);
+  }
+  ok = ok && ::ftruncate(file, static_cast<off_t>(size)) == 0;
+  if (file >= 0) ok = ::close(file) == 0 && ok;
+  if (!ok) {
     std::perror(path.c_str());
     std::abort();
   }
@@ -111,10 +122,10 @@ inline void check_graph(const grb::io::Graph& graph, bool metadata) {
   }
 }
 
-/// Reads `path` as `format` and checks the result. grb::Error is the reader's answer to bad
-/// input; everything else propagates (an uncaught exception is a finding).
-inline void read_and_check(const fs::path& path, grb::io::Format format, bool symmetrize) {
-  grb::io::ReadOptions options;
+/// Reads `path` as `format` (with `options` otherwise) and checks the result. grb::Error is the
+/// reader's answer to bad input; everything else propagates (an uncaught exception is a finding).
+inline void read_and_check(const fs::path& path, grb::io::Format format, bool symmetrize,
+                           grb::io::ReadOptions options = {}) {
   options.format = format;
   options.symmetrize = symmetrize;
   try {
