@@ -12,7 +12,8 @@ void add_graph_options(CLI::App& command, GraphSpec& spec) {
   CLI::Option_group* source = command.add_option_group("graph", "where the graph comes from (one of)");
   source->add_option("--graph", spec.file,
                      "a graph file: Matrix Market (.mtx), edge list, LDBC (.properties, or NAME "
-                     "beside NAME.v and NAME.e), or grb binary (.grb)");
+                     "beside NAME.v and NAME.e), DIMACS (.gr), METIS (.graph), TNTP (.tntp), "
+                     "or grb binary (.grb)");
   source->add_option("--kron", spec.kron_scale,
                      "a Graph500 Kronecker graph of 2^SCALE vertices (undirected)")
       ->check(CLI::Range(1, 31));
@@ -21,9 +22,7 @@ void add_graph_options(CLI::App& command, GraphSpec& spec) {
       ->check(CLI::Range(Index{1}, Index{65535}));
   source->require_option(1);
 
-  command.add_option("--format", spec.format, "the file's format (default: from its name)")
-      ->check(CLI::IsMember({"auto", "mtx", "edges", "ldbc", "binary"}))
-      ->default_str("auto");
+  add_format_options(command, spec);
   command.add_flag("--symmetrize", spec.symmetrize,
                    "store both directions of every edge of the --graph file (generated graphs "
                    "are always undirected)");
@@ -36,6 +35,21 @@ void add_graph_options(CLI::App& command, GraphSpec& spec) {
       ->default_val(0.25);
 }
 
+void add_format_options(CLI::App& command, GraphSpec& spec, const std::string& files) {
+  command
+      .add_option("--format", spec.format,
+                  files + " format (default: from the name, else the first line)")
+      ->check(CLI::IsMember(
+          {"auto", "mtx", "edges", "ldbc", "binary", "dimacs", "metis", "tntp"}))
+      ->default_str("auto");
+  command
+      .add_option("--tntp-weight", spec.tntp_weight,
+                  "the weight of a TNTP road network's links: its length column, or its "
+                  "free-flow travel time")
+      ->check(CLI::IsMember({"length", "time"}))
+      ->default_str("length");
+}
+
 LoadedGraph load_graph(const GraphSpec& spec) {
   const auto start = std::chrono::steady_clock::now();
   LoadedGraph loaded;
@@ -45,6 +59,10 @@ LoadedGraph load_graph(const GraphSpec& spec) {
     options.symmetrize = spec.symmetrize;
     options.progress = true;
     options.format = io::parse_format(spec.format);
+    options.tntp_weight = io::parse_tntp_weight(spec.tntp_weight);
+    loaded.format =
+        options.format == io::Format::automatic ? io::detect_format(spec.file) : options.format;
+    options.format = loaded.format;  // detected once
     graph = io::read_graph(spec.file, options);
   } else {
     generate::Options options;

@@ -2,7 +2,9 @@
 // vertex ids of the command line and of --output map to the matrix's rows.
 //
 // Ids follow the file: 0-based for Matrix Market files and generated graphs (as SuiteSparse,
-// LAGraph, GAP and Gunrock count), the file's own ids for LDBC graphs and edge lists.
+// LAGraph, GAP and Gunrock count), the file's own ids for LDBC graphs and edge lists. The
+// 1-based formats (Matrix Market, DIMACS .gr, METIS .graph, TNTP) are all 0-based here:
+// file vertex k is vertex k - 1.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -24,14 +26,23 @@ struct GraphSpec {
   std::uint64_t seed = 1;
   bool symmetrize = false;
   std::string format = "auto";
+  std::string tntp_weight = "length";
 };
 
-/// --graph FILE | --kron SCALE | --grid SIDE (exactly one), and the options that shape them.
+/// --graph FILE | --kron SCALE | --grid SIDE (exactly one), and the options that shape them
+/// (add_format_options' among them).
 void add_graph_options(CLI::App& command, GraphSpec& spec);
+
+/// --format auto|mtx|edges|ldbc|binary|dimacs|metis|tntp and --tntp-weight length|time: how a
+/// graph file is read. `files` names what is read in the help ("the file's", "the input's").
+void add_format_options(CLI::App& command, GraphSpec& spec,
+                        const std::string& files = "the file's");
 
 struct LoadedGraph {
   io::Graph graph;
   double load_ms = 0;  // reading the file, or generating the graph
+  /// The format the file was read as (automatic for generated graphs).
+  io::Format format = io::Format::automatic;
 };
 
 /// Reads or generates the graph; a non-square matrix is an error (graphs are square).

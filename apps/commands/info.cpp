@@ -1,4 +1,5 @@
-// grb info FILE: what a graph file holds — size, direction, weights, degrees, self loops.
+// grb info FILE: what a graph file holds — its format, size, direction, weights, degrees, self
+// loops.
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -50,6 +51,14 @@ void run_info(const InfoOptions& options) {
 
   Table table({{"property"}, {"value"}});
   table.add({"file", options.graph.file});
+  table.add({"format", std::string(io::to_string(loaded.format)) + " (" +
+                           std::string(io::describe_format(loaded.format)).substr(
+                               io::describe_format(loaded.format).find(' ') + 1) +
+                           (options.graph.format == "auto" ? ", detected)" : ", as --format said)")});
+  if (loaded.format == io::Format::tntp)
+    table.add({"weights", options.graph.tntp_weight == "length"
+                              ? "the length column (--tntp-weight)"
+                              : "the free_flow_time column (--tntp-weight)"});
   table.add({"name", graph.name});
   table.add({"vertices (n)", grouped(n)});
   table.add({"stored edges (m)", grouped(csr.nvals())});
@@ -76,9 +85,7 @@ void add_info_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("info", "describe a graph file: size, direction, "
                                                  "weights, degrees, self loops");
   command->add_option("file", options->graph.file, "the graph file")->required();
-  command->add_option("--format", options->graph.format, "the file's format (default: from its name)")
-      ->check(CLI::IsMember({"auto", "mtx", "edges", "ldbc", "binary"}))
-      ->default_str("auto");
+  add_format_options(*command, options->graph);
   command->add_flag("--symmetrize", options->graph.symmetrize,
                     "store both directions of every edge before describing");
   command->callback([options] { run_info(*options); });

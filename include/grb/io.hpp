@@ -1,9 +1,14 @@
-// Graph input and output: Matrix Market, edge lists (SNAP style), LDBC Graphalytics, and grb's
-// own binary CSR for fast reloads. Every reader returns a host (Backend::cpu) matrix of doubles;
+// Graph input and output: Matrix Market, edge lists (SNAP style), LDBC Graphalytics, the road
+// and partitioning formats (9th DIMACS shortest-path .gr, METIS / DIMACS10 .graph,
+// TransportationNetworks _net.tntp), and grb's own binary CSR for fast reloads. Every reader returns a host (Backend::cpu) matrix of doubles;
 // move it with Matrix::to(Backend::cuda) when the GPU should hold it.
 //
 // Errors: a file that cannot be opened or read is a grb::IoError; malformed content is a
-// grb::ParseError naming the file and line. A stored value 0.0 is an edge and is never dropped.
+// grb::ParseError naming the file and line; read_graph adds which format the file was read as
+// and the --format choices. A stored value 0.0 is an edge and is never dropped.
+//
+// Declared sizes are never trusted for memory: a header that claims more vertices or edges than
+// the file can hold is a ParseError before anything of that size is allocated.
 #pragma once
 
 #include <charconv>
@@ -46,17 +51,33 @@ Index to_internal(const Graph& graph, std::uint64_t id);
 /// The file's own id of internal vertex `vertex`; throws grb::IndexOutOfBounds past n.
 std::uint64_t to_external(const Graph& graph, Index vertex);
 
-enum class Format { automatic, matrix_market, edge_list, ldbc, binary };
+enum class Format { automatic, matrix_market, edge_list, ldbc, binary, dimacs, metis, tntp };
 
+/// The short name: "auto", "mtx", "edges", "ldbc", "binary", "dimacs", "metis", "tntp".
 std::string_view to_string(Format format);
-/// Parses "auto", "mtx", "edges", "ldbc" or "binary" (and the long names to_string gives);
-/// throws grb::InvalidValue otherwise.
+/// Parses the short names above (and "automatic", "matrix-market", "edge-list", "grb", "gr",
+/// "graph"); throws grb::InvalidValue listing the choices otherwise.
 Format parse_format(std::string_view name);
+/// The formats a file can be forced to, as the command line spells them:
+/// "mtx|edges|ldbc|binary|dimacs|metis|tntp".
+std::string_view format_choices();
+/// What the format is, in words ("a METIS / DIMACS10 .graph file"), for messages.
+std::string_view describe_format(Format format);
 
-/// The format read_graph picks for `path`: .mtx -> Matrix Market; .grb -> binary;
+/// The format read_graph picks for `path` (a trailing .gz is looked through):
+/// .mtx -> Matrix Market; .grb -> binary; .gr -> DIMACS; .graph -> METIS; .tntp -> TNTP;
 /// .properties, or NAME where NAME.v and NAME.e exist, or NAME.v / NAME.e beside each other
-/// -> LDBC; anything else -> edge list.
+/// -> LDBC. Any other name: the first non-blank line decides — "%%MatrixMarket" -> Matrix
+/// Market, "p sp ..." or a "c" comment line -> DIMACS, a "<" metadata line -> TNTP; anything
+/// else (or a file that cannot be read) -> edge list.
 Format detect_format(const std::filesystem::path& path);
+
+/// Which TNTP column becomes the edge weight.
+enum class TntpWeight { length, free_flow_time };
+/// "length" or "time".
+std::string_view to_string(TntpWeight weight);
+/// Parses "length", or "time" / "free-flow-time" / "free_flow_time"; InvalidValue otherwise.
+TntpWeight parse_tntp_weight(std::string_view name);
 
 /// True when grb was built with zlib, so that gzip-compressed text files can be read.
 bool gzip_supported();
@@ -69,9 +90,14 @@ struct ReadOptions {
   /// Progress lines on stderr, every 10% of a file larger than 50 MB.
   bool progress = false;
   Format format = Format::automatic;
+  /// TNTP files: the column that gives the weights.
+  TntpWeight tntp_weight = TntpWeight::length;
 };
 
-/// Reads any supported format (see detect_format, or options.format).
+/// Reads any supported format (see detect_format, or options.format). A grb::ParseError from
+/// the reader keeps its file and line, and its message ends with the format the file was read
+/// as and the --format choices, e.g. "(read as an edge list; if it is another format, pass
+/// --format mtx|edges|ldbc|binary|dimacs|metis|tntp)".
 Graph read_graph(const std::filesystem::path& path, const ReadOptions& options = {});
 
 /// Matrix Market "coordinate" files: fields pattern, integer or real; symmetry general,
@@ -105,6 +131,60 @@ Graph read_edge_list(const std::filesystem::path& path, const ReadOptions& optio
 /// Without a properties file the graph is directed (unless symmetrize) and weighted when
 /// the edge lines have a third column.
 Graph read_ldbc(const std::filesystem::path& path, const ReadOptions& options = {});
+
+/// 9th DIMACS Implementation Challenge shortest-path graphs (.gr, as USA-road-d.*.gr and the
+/// GAP benchmark suite use): `c` comment lines, one problem line `p sp N M` before any arc,
+/// then M arc lines `a U V W` (U -> V of weight W; ids 1..N in the file, 0..N-1 in the matrix;
+/// vertex_ids stays empty). Blank lines are skipped. The weights are integers in the
+/// specification; any real number is accepted. Checked: exactly one problem line, of type sp;
+/// every id within 1..N; exactly M arc lines (more, at the first extra line; fewer, at the end).
+/// Duplicate arcs keep the smallest weight (the one a shortest path uses); self loops are kept.
+/// Directed and weighted; options.symmetrize stores both directions (the smaller weight where
+/// both exist). Sanity bounds before allocating: an arc line takes at least 6 bytes, so M may
+/// not exceed the file's size / 6 (for gzip files, its inflated size at deflate's best ratio),
+/// and N may not exceed 2^20 + 8 M (more is no graph, only a corrupt header).
+Graph read_dimacs(const std::filesystem::path& path, const ReadOptions& options = {});
+/// Writes `graph` as a DIMACS .gr file: a `c` line naming the graph, `p sp N M` with M the
+/// stored entries, and one `a U V W` line per stored entry in row order (ids 1-based). An
+/// unweighted graph writes weight 1 on every arc. DIMACS weights are integers: a weighted
+/// graph with any value that is not a whole number of at most 2^53 in magnitude (1.5, inf,
+/// nan) is refused with grb::InvalidValue naming the first such arc, and nothing is written.
+/// The file's own vertex ids (vertex_ids) are not kept: vertex i is written as i + 1.
+/// A non-square matrix is a grb::DimensionMismatch.
+void write_dimacs(const std::filesystem::path& path, const Graph& graph);
+
+/// METIS / DIMACS10 graphs (.graph, as METIS, KaHIP, NetworKit and the 10th DIMACS Challenge
+/// use): after `%` comment lines, the header `N M [FMT [NCON]]` (M counts undirected edges),
+/// then one line per vertex, in order, listing its neighbours (1-based in the file, 0-based in
+/// the matrix). After the header a blank line is a vertex without neighbours: blank lines are
+/// not skipped (those after the N-th vertex line are ignored). FMT has up to three digits
+/// "abc": a = 1, each line starts with the vertex size; b = 1, then NCON (default 1) vertex
+/// weights; c = 1, each neighbour is followed by the edge weight. Vertex sizes and weights are
+/// checked to be non-negative integers and dropped (grb graphs have no vertex weights); edge
+/// weights may be any real number (NetworKit writes non-integer ones). Checked: the neighbour
+/// entries total 2M (a self loop, listed once by its vertex, counts twice), every neighbour is
+/// within 1..N, the file has N vertex lines, and the lists agree (u lists v exactly when v
+/// lists u). Where u's and v's lines give the edge different weights, both directions take the
+/// smaller; duplicate entries keep the smallest weight. The Graph is undirected (the matrix is
+/// symmetric), weighted when c = 1; vertex_ids stays empty. Sanity bound before allocating:
+/// every vertex needs a line, so N may not exceed the bytes of the file (for gzip files, its
+/// inflated size at deflate's best ratio), nor 2M the number of bytes.
+Graph read_metis(const std::filesystem::path& path, const ReadOptions& options = {});
+
+/// TransportationNetworks `_net.tntp` files (github.com/bstabler/TransportationNetworks):
+/// `<KEY> value` metadata lines up to `<END OF METADATA>` (`<NUMBER OF NODES>` is required and
+/// gives N; `<NUMBER OF LINKS>`, when present, must equal the number of link lines), then a
+/// `~` line naming the columns (`~ init_node term_node capacity length free_flow_time ... ;`),
+/// then one link per line, usually ending in `;`. Columns are found by name in the `~` line
+/// (init_node / term_node, or tail / head; length; free_flow_time, or fftt), case-insensitive;
+/// without a `~` line the standard order above is assumed. Later `~` lines and blank lines are
+/// skipped. The weight is the `length` column, or `free_flow_time` with
+/// options.tntp_weight. Nodes are 1..N in the file, 0..N-1 in the matrix (vertex_ids stays
+/// empty); zones (nodes below `<FIRST THRU NODE>`) are ordinary vertices. Duplicate links
+/// (parallel roads) keep the smallest weight. Directed and weighted; options.symmetrize stores
+/// both directions. Sanity bounds before allocating: the declared links may not exceed the
+/// file's size / 6, and N may not exceed 2^20 + 8 per link.
+Graph read_tntp(const std::filesystem::path& path, const ReadOptions& options = {});
 
 /// grb's binary CSR (extension .grb), for fast reloads of converted graphs. Little-endian:
 ///   magic "\x89GRBCSR\n", u32 version (1), u32 flags (1 directed, 2 weighted, 4 vertex ids,
