@@ -146,3 +146,27 @@ grb_cli_test(bench_no_graph 1 "STDERR=no graph" -- bench)
 grb_cli_test(bench_unknown_engine 1 "STDERR=no-such-engine" --
              bench --kron 4 --engines linalg,no-such-engine --backend cpu)
 grb_cli_test(bench_unknown_algorithm 2 -- bench --kron 4 --algorithms pagerank)
+
+# The road and partitioning formats: detected by name (or forced with --format), shown by info;
+# DIMACS .gr written by convert and read back; a file read as the wrong format says so (the
+# regex has "." for the message's ";", which would split a CMake list).
+grb_cli_test(info_metis 0 "STDOUT=format +metis \\(METIS / DIMACS10 \\.graph file, detected\\).*vertices \\(n\\) +34\n.*stored edges \\(m\\) +156\n.*directed +no"
+             -- info @DATA@/metis/karate.graph)
+grb_cli_test(info_dimacs 0 "STDOUT=format +dimacs .*vertices \\(n\\) +14\n.*self loops +[1-9]"
+             -- info @DATA@/dimacs/gap-4.gr)
+grb_cli_test(info_tntp 0 "STDOUT=format +tntp .*weights +the free_flow_time column.*vertices \\(n\\) +24\n.*stored edges \\(m\\) +76\n"
+             -- info @DATA@/tntp/SiouxFalls_net.tntp --tntp-weight time)
+grb_cli_test(tntp_weight_unknown 2 -- info @DATA@/tntp/SiouxFalls_net.tntp --tntp-weight capacity)
+grb_cli_test(format_wrong 1
+             "STDERR=karate\\.graph:2: .*\\(read as an edge list. if it is another format, pass --format mtx\\|edges\\|ldbc\\|binary\\|dimacs\\|metis\\|tntp\\)"
+             -- info @DATA@/metis/karate.graph --format edges)
+grb_cli_test(convert_metis_to_gr 0 "STDOUT=wrote karate-metis\\.gr: n 34, m 156" --
+             convert @DATA@/metis/karate.graph karate-metis.gr)
+grb_cli_test(bfs_converted_gr 0 OUTPUT=karate-gr-bfs.out EXPECTED=karate-bfs-30.expected --
+             bfs --graph karate-metis.gr --source 30 --validate --output karate-gr-bfs.out)
+set_tests_properties(cli_convert_metis_to_gr PROPERTIES FIXTURES_SETUP karate_gr)
+set_tests_properties(cli_bfs_converted_gr PROPERTIES FIXTURES_REQUIRED karate_gr)
+grb_cli_test(convert_real_weights_to_gr 1 "STDERR=DIMACS \\.gr weights are integers.*0\\.1" --
+             convert @DATA@/metis/jazz2double.graph jazz2double.gr)
+grb_cli_test(sssp_tntp 0 "STDOUT=SiouxFalls" --
+             sssp --graph @DATA@/tntp/SiouxFalls_net.tntp --source 0 --validate)
