@@ -8,10 +8,10 @@
 // vertices, so the ranks keep summing to 1. This is the definition of LDBC Graphalytics (v1.0,
 // section 2.3.4), which runs a fixed number of steps (tolerance 0 here); edge weights are ignored.
 //
-// Each step is five grb calls: the rank the dangling vertices hold (a complemented mask), each
+// Each step is seven grb calls: the rank the dangling vertices hold (a complemented mask), each
 // vertex's damped share rank(u) * d / outdegree(u) (ewise_mult), the teleport term assigned to
 // every vertex, the shares pushed along the edges and added to it (vxm with an accumulator), and
-// the L1 change (ewise_mult, reduce).
+// the L1 change (ewise_mult, reduce): two of them (the reduces) read a number back to the host.
 //
 // Needs: a square adjacency matrix (A(i, j): an edge i -> j; values ignored).
 // References: Page, Brin, Motwani and Winograd, "The PageRank citation ranking" (1999); LDBC

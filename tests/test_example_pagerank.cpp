@@ -184,3 +184,47 @@ TEST_CASE("pagerank example: edge cases") {
     }
   }
 }
+
+// docs/guide.md teaches masks, descriptors and accumulators with one table of assigns; the guide
+// sits beside this example, so its table is checked here, on every backend.
+TEST_CASE("docs/guide.md: the table of masks, descriptors and accumulators") {
+  using grb::all;
+  using grb::no_accum;
+  using grb::no_mask;
+  auto show = [](const Vector<int>& v) {
+    std::string text;
+    for (Index i = 0; i < v.size(); ++i) {
+      const auto x = v.extract_element(i);
+      text += (i ? " " : "") + (x ? std::to_string(*x) : std::string("-"));
+    }
+    return text;
+  };
+  GRB_FOR_EACH_BACKEND(backend) {
+    Vector<int> u(4, backend);
+    u.build(std::vector<Index>{0, 1, 2}, std::vector<int>{5, 5, 5});
+    Vector<bool> m(4, backend);
+    m.build(std::vector<Index>{0, 1}, std::vector<bool>{true, false});
+    auto after = [&](auto&& operation) {
+      Vector<int> w = Vector<int>::full(4, 1, backend);
+      operation(w);
+      return show(w);
+    };
+    const grb::plus<int> plus;
+    CHECK(after([&](auto& w) { assign(w, no_mask, no_accum, u, all); }) == "5 5 5 -");
+    CHECK(after([&](auto& w) { assign(w, m, no_accum, u, all); }) == "5 1 1 1");
+    CHECK(after([&](auto& w) { assign(w, m, no_accum, u, all, {.structural_mask = true}); }) ==
+          "5 5 1 1");
+    CHECK(after([&](auto& w) { assign(w, m, no_accum, u, all, {.complement_mask = true}); }) ==
+          "1 5 5 -");
+    CHECK(after([&](auto& w) {
+            assign(w, m, no_accum, u, all, {.structural_mask = true, .complement_mask = true});
+          }) == "1 1 5 -");
+    CHECK(after([&](auto& w) { assign(w, m, no_accum, u, all, {.replace = true}); }) ==
+          "5 - - -");
+    CHECK(after([&](auto& w) { assign(w, no_mask, plus, u, all); }) == "6 6 6 1");
+    CHECK(after([&](auto& w) { assign(w, m, plus, u, all, {.structural_mask = true}); }) ==
+          "6 6 1 1");
+    CHECK(after([&](auto& w) { assign(w, no_mask, no_accum, 7, std::vector<Index>{1, 3}); }) ==
+          "1 7 1 7");
+  }
+}
