@@ -302,6 +302,9 @@ TEST_CASE("METIS .graph: fmt and ncon, vertex sizes and weights, self loops, com
   // A self loop is listed once and counts as both ends of its edge.
   CHECK(entries(grb::io::read_graph(temp.write("loop.graph", "2 2\n1 2\n1\n")).matrix) ==
         Entries{{0, 0, 1.0}, {0, 1, 1.0}, {1, 0, 1.0}});
+  // Only self loops: two bytes an edge, within the size bound.
+  CHECK(entries(grb::io::read_graph(temp.write("loops.graph", "3 3\n1\n2\n3\n")).matrix) ==
+        Entries{{0, 0, 1.0}, {1, 1, 1.0}, {2, 2, 1.0}});
   // Comment lines between vertex lines are not vertices; blank lines are; CRLF line ends.
   CHECK(entries(grb::io::read_graph(
                     temp.write("c.graph", "%a\r\n3 1\r\n%b\r\n3\r\n% c\r\n\r\n1\r\n\r\n\r\n"))
@@ -486,6 +489,26 @@ TEST_CASE("TNTP: declared sizes are checked against the file before allocating")
   std::string padded = "<NUMBER OF NODES> 3000000\n<END OF METADATA>\n1 2 0 5 1;\n";
   padded += std::string(2000000, ' ') + "\n";
   expect_parse_error(temp, "padded.tntp", padded, 1, "for 1 links");
+}
+
+TEST_CASE("gzip: sniffed under .gz, and declared sizes bounded by deflate's best ratio") {
+  if (!grb::io::gzip_supported()) return;  // built without zlib: nothing to check
+  grb::test::TempDir temp;
+  // gzip of "c gzip\np sp 3 2\na 1 2 5\na 3 1 7\n" and of "1000000000 1\n2\n1\n".
+  const std::string dimacs(
+      "\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03\x4b\x56\x48\xaf\xca\x2c\xe0\x2a\x50\x28"
+      "\x2e\x50\x30\x56\x30\xe2\x4a\x54\x30\x54\x30\x52\x30\x05\xd2\xc6\x40\x96\x39\x17"
+      "\x00\xf9\x8a\xcc\x34\x20\x00\x00\x00",
+      49);
+  const std::string metis(
+      "\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03\x33\x34\x80\x01\x05\x43\x2e\x23\x2e\x43"
+      "\x2e\x00\x3a\x1e\xf1\x22\x11\x00\x00\x00",
+      30);
+  const auto road = temp.write("road.txt.gz", dimacs);
+  CHECK(grb::io::detect_format(road) == grb::io::Format::dimacs);
+  CHECK(entries(grb::io::read_graph(road).matrix) == Entries{{0, 1, 5.0}, {2, 0, 7.0}});
+  expect_parse_error(temp, "big.graph.gz", metis, 1,
+                     "declares 1000000000 vertices, but a METIS file has a line for each");
 }
 
 TEST_CASE("control characters in the quoted file content are escaped") {

@@ -65,7 +65,8 @@ Header parse_header(std::string_view line, const LineReader& reader) {
   }
 
   // Nothing is allocated for N or M before they are checked against what the file can hold:
-  // every vertex needs a line (its line end), every neighbour entry two bytes.
+  // every vertex needs a line (its line end), every edge at least one neighbour entry of two
+  // bytes (a self loop is listed once).
   const std::uint64_t bound = detail::text_bytes_bound(reader);
   const std::uint64_t rest = bound > reader.offset() ? bound - reader.offset() : 0;
   const std::string size = std::to_string(reader.file_bytes()) + " bytes" +
@@ -74,7 +75,7 @@ Header parse_header(std::string_view line, const LineReader& reader) {
     reader.fail("the header declares " + std::to_string(header.n) +
                 " vertices, but a METIS file has a line for each (an empty one for a vertex "
                 "without neighbours) and this one of " + size + " cannot hold that many");
-  if (header.m > rest / 4 + 1)
+  if (header.m > rest / 2 + 1)
     reader.fail("the header declares " + std::to_string(header.m) +
                 " edges, listed at both ends, but a file of " + size +
                 " cannot hold that many neighbour entries");
