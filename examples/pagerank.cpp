@@ -67,8 +67,9 @@ Arguments parse(int argc, char** argv) {
   return arguments;
 }
 
-/// Eight pages: 0-3 link in a ring with shortcuts to 0, 4 and 5 link to each other and to 0, 6
-/// links to 4, and 7 links nowhere (a dangling vertex).
+/// Eight pages: 0 -> 1 -> 2 -> 3 -> 0 with shortcuts 1 -> 0 and 2 -> 0; 4 and 5 link to each
+/// other and to 0; 6 links to 4 and nothing links to 6; 3 links to 7, which links nowhere (a
+/// dangling vertex).
 grb::io::Graph built_in_graph() {
   const std::vector<grb::Index> from{0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6};
   const std::vector<grb::Index> to{1, 2, 0, 3, 0, 0, 7, 5, 0, 4, 0, 4};
