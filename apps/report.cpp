@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include "graph_input.hpp"
+#include "result_summary.hpp"
 
 namespace grb::app {
 
@@ -38,6 +39,7 @@ nlohmann::ordered_json to_json(const io::Graph& graph, double load_ms, const Mea
   };
   if (m.algorithm != Algorithm::cc) record["source"] = external_vertex(graph, m.source);
   if (m.validation) record["validated"] = m.validation->ok;
+  add_fields(record, summarize(m.algorithm, m.values));
   return record;
 }
 

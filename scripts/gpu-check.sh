@@ -40,7 +40,7 @@ for argument in "$@"; do
   esac
 done
 mkdir -p "$logs"
-export GRB_DATA_DIR="${GRB_DATA_DIR:-$root/data}"
+export GRB_DATA_DIR="${GRB_DATA_DIR:-$root/tests/data}"
 summary=()
 status=0
 note() { summary+=("$1"); }

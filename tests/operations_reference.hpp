@@ -314,8 +314,8 @@ void check_matrix_cases(Backend backend, std::mt19937& rng, const DenseMatrix<Z>
   }
 }
 
-/// GRB_TEST_QUICK=1 keeps fewer shapes and densities: for sanitizer runs and for short device
-/// sessions, where every small operation on the cuda backend costs a few kernel launches.
+/// GRB_TEST_QUICK=1 keeps fewer shapes and densities: for sanitizer runs and for short runs on
+/// the GPU, where every small operation on the cuda backend costs a few kernel launches.
 inline bool quick_tests() {
   const char* quick = std::getenv("GRB_TEST_QUICK");
   return quick != nullptr && quick[0] == '1';

@@ -35,7 +35,7 @@ inline bool in_shard(std::size_t item) {
   return item % parts == part;
 }
 
-/// The test graphs: $GRB_DATA_DIR, else ../shared/data beside the source tree.
+/// The test graphs: $GRB_DATA_DIR, else tests/data in the source tree.
 inline std::filesystem::path data_dir() {
   if (const char* dir = std::getenv("GRB_DATA_DIR")) return dir;
   return GRB_DEFAULT_DATA_DIR;
@@ -46,7 +46,7 @@ inline std::filesystem::path data_file(const std::string& relative) {
   auto path = data_dir() / relative;
   if (!std::filesystem::exists(path))
     throw std::runtime_error("test data missing: " + path.string() +
-                             " (set GRB_DATA_DIR to the folder holding lagraph/, ldbc/, snap/, road/)");
+                             " (set GRB_DATA_DIR to a folder laid out as tests/data)");
   return path;
 }
 

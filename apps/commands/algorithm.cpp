@@ -11,6 +11,7 @@
 #include "../graph_input.hpp"
 #include "../measure.hpp"
 #include "../report.hpp"
+#include "../result_summary.hpp"
 #include "../runner.hpp"
 #include "bfs/engine.hpp"
 #include "cc/engine.hpp"
@@ -118,8 +119,10 @@ void run_algorithm(const AlgorithmOptions& options) {
 
   const LoadedGraph loaded = load_graph(options.graph);
   const io::Graph& graph = loaded.graph;
-  const Index source =
-      options.source_given ? internal_vertex(graph, options.source) : default_source(graph);
+  // cc has no source; a graph without edges has no default one, and needs none.
+  const Index source = options.algorithm == Algorithm::cc ? 0
+                       : options.source_given       ? internal_vertex(graph, options.source)
+                                                    : default_source(graph);
 
   if (!options.json) {
     std::cout << "graph " << graph.name << ": n " << grouped(graph.matrix.nrows()) << ", m "
@@ -142,6 +145,9 @@ void run_algorithm(const AlgorithmOptions& options) {
   if (!options.json) {
     std::cout << "median of " << options.runs << " runs after one warm-up\n";
     table.print(std::cout);
+    // Backends agree on every result (checked by the tests): the first one's is summarized.
+    std::cout << "result: " << describe(summarize(options.algorithm, measurements.front().values))
+              << "\n";
   }
 
   // Backends agree on every result (checked by the tests), so the first one's is written.

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstring>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -22,6 +23,13 @@ void free_bytes(void* pointer, Backend backend) noexcept;
 /// Where a host allocation of `bytes` starts: on a 2 MiB huge page from 2 MiB on (its whole huge
 /// pages advised MADV_HUGEPAGE), else on a 64-byte cache line.
 std::size_t host_alignment_for(std::size_t bytes) noexcept;
+/// Host memory grb may still take: $GRB_HOST_MEMORY_LIMIT (bytes; a K, M or G suffix scales it)
+/// when set, else the kernel's MemAvailable, else unlimited.
+std::size_t host_memory_available();
+/// Throws grb::OutOfMemory, naming `what`, the bytes it needs and the bytes available, when
+/// `bytes` exceed host_memory_available(): an error with the sizes before the work starts,
+/// rather than a process the kernel kills part way.
+void check_host_memory(std::size_t bytes, const std::string& what);
 /// Advises the whole 2 MiB pages inside [pointer, pointer + bytes) of host memory onto transparent
 /// huge pages before they are first written; for large host storage grb does not allocate itself,
 /// such as an EdgeList's vectors.

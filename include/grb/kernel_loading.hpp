@@ -13,8 +13,7 @@ namespace grb {
 /// microseconds of host time. A timed run after a warm-up still pays it for each kernel the
 /// warm-up did not launch, and which kernels a linear-algebra BFS launches depends on its root
 /// (a push with a scan or by rows, and with how many lanes per row): on kron22 the first root
-/// whose fifth level pushed with a scan spent ~130 us (under CUPTI) in its first launches there
-/// (session 24).
+/// whose fifth level pushed with a scan spent ~130 us (under CUPTI) in its first launches there.
 inline void load_kernels_eagerly() { setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0); }
 
 }  // namespace grb

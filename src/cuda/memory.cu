@@ -117,7 +117,7 @@ void release(void* pointer) noexcept {
 /// class and at most a sixteenth of the device's memory in all. Blocks are allocated at their
 /// class's size, so a block serves every later size of its class: a BFS level's output list is
 /// sized by its edges, which differ with every root, and a new size that misses the kept blocks
-/// may make the pool map more memory (kron22, session 24: one cudaMallocAsync took 201 us, in
+/// may make the pool map more memory (kron22: one cudaMallocAsync took 201 us, in
 /// the middle of a search). Closed at exit (see kept_blocks): the kept blocks go back to the
 /// pool and later frees go straight there.
 class KeptBlocks {

@@ -55,6 +55,9 @@ class RowSorter {
 constexpr std::uint64_t entries_per_block = 1 << 14;
 /// More blocks than this and pass 2's write streams (one per block) stop fitting in cache.
 constexpr int most_block_bits = 12;
+/// A block spans at most 2^most_row_bits rows where the row count allows: each block's counting
+/// sort needs a slot per row, so a few tuples over 2^31 rows must not make one block of them all.
+constexpr int most_row_bits = 16;
 
 /// Threads for `count` tuples: one per core, none with fewer than 2^16 tuples.
 std::size_t workers_for(std::uint64_t count) {
@@ -79,7 +82,8 @@ Csr<double> assemble_csr(Index nrows, Index ncols, std::vector<Index>&& rows,
   // Blocks of 2^row_shift consecutive rows, about entries_per_block tuples each.
   const int row_bits = nrows == 0 ? 0 : int(std::bit_width(std::uint64_t{nrows} - 1));
   const int block_bits =
-      std::min({most_block_bits, row_bits, int(std::bit_width(count / entries_per_block))});
+      std::min({most_block_bits, row_bits,
+                std::max(int(std::bit_width(count / entries_per_block)), row_bits - most_row_bits)});
   const int row_shift = row_bits - block_bits;
   const std::size_t nblocks = nrows == 0 ? 0 : ((std::uint64_t{nrows} - 1) >> row_shift) + 1;
   const std::size_t parts = workers_for(count);
@@ -92,7 +96,7 @@ Csr<double> assemble_csr(Index nrows, Index ncols, std::vector<Index>&& rows,
   parallel_for(parts, [&](std::size_t p) {
     Offset* counts = cursor.data() + p * nblocks;
     const auto [begin, end] = piece(p);
-    for (std::uint64_t e = begin; e < end; ++e) ++counts[rows[e] >> row_shift];
+    for (std::uint64_t e = begin; e < end; ++e) ++counts[std::uint64_t{rows[e]} >> row_shift];
   });
   std::vector<Offset> block_start(nblocks + 1, 0);
   Offset running = 0;
@@ -113,7 +117,7 @@ Csr<double> assemble_csr(Index nrows, Index ncols, std::vector<Index>&& rows,
     Offset* next = cursor.data() + p * nblocks;
     const auto [begin, end] = piece(p);
     for (std::uint64_t e = begin; e < end; ++e) {
-      const Offset slot = next[rows[e] >> row_shift]++;
+      const Offset slot = next[std::uint64_t{rows[e]} >> row_shift]++;
       staged_rows[slot] = rows[e];
       staged_cols[slot] = cols[e];
       if (!ones) staged_values[slot] = values[e];

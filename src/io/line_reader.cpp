@@ -112,8 +112,15 @@ bool LineReader::refill() {
   buffer_offset_ += begin_;
   begin_ = 0;
   end_ = unread;
-  // A line longer than the buffer: grow it rather than split the line.
-  if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+  // A line longer than the buffer: grow it rather than split the line, up to max_line_bytes
+  // (a file with no line ends, such as /dev/zero, must not take all memory).
+  if (end_ == buffer_.size()) {
+    if (buffer_.size() >= max_line_bytes)
+      throw ParseError(file_name_, line_number_ + 1,
+                       "line longer than " + std::to_string(max_line_bytes >> 20) +
+                           " MiB: not a text graph file, or a line without line ends");
+    buffer_.resize(std::min(buffer_.size() * 2, max_line_bytes));
+  }
   const std::size_t count = source_->read(buffer_.data() + end_, buffer_.size() - end_);
   if (count == 0) at_end_ = true;
   if (estimated_lines_ == 0 && count > 0) {

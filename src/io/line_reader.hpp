@@ -18,6 +18,10 @@ inline std::string graph_name(const std::filesystem::path& path) {
   return path.extension() == ".gz" ? path.stem().stem().string() : path.stem().string();
 }
 
+/// The longest line a text reader accepts. A METIS line of a vertex with 10^7 neighbours is
+/// about 90 MB; anything longer is not a graph file.
+inline constexpr std::size_t max_line_bytes = std::size_t{256} << 20;
+
 class LineReader {
  public:
   /// Opens `path`; a missing, unreadable or directory path is a grb::IoError.

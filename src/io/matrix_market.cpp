@@ -340,6 +340,20 @@ Graph read_matrix_market_graph(const std::filesystem::path& path, const ReadOpti
     reader.fail("a " + std::string(header.symmetry == Symmetry::symmetric ? "symmetric" : "skew-symmetric") +
                 " matrix must be square, not " + std::to_string(nrows) + " x " + std::to_string(ncols));
 
+  // Each entry line takes at least 4 bytes ("1 1\n"): an uncompressed file that declares more
+  // entries than that is cut short, and is refused before anything is reserved for them.
+  if (!reader.compressed() && entries > reader.file_bytes() / 4 + 1)
+    reader.fail("the size line declares " + std::to_string(entries) + " entries, more than a " +
+                std::to_string(reader.file_bytes()) +
+                "-byte file can hold (each entry line takes at least 4 bytes)");
+  // Row offsets, and per stored entry its tuple while parsing plus its CSR slot (an index and a
+  // value each), mirrored entries twice: known before anything is read.
+  const std::uint64_t stored = entries * (mirrored ? 2 : 1);
+  grb::detail::check_host_memory(
+      static_cast<std::size_t>((std::uint64_t{nrows} + 1) * sizeof(Offset) + stored * 2 * 16),
+      "the " + std::to_string(nrows) + " x " + std::to_string(ncols) + " matrix of " +
+          std::to_string(entries) + " entries in " + reader.file_name());
+
   Entries parsed;
   if (!parse_entries_in_parallel(reader, header, nrows, ncols, entries, parsed))
     parse_entries(reader, header, nrows, ncols, entries, parsed);

@@ -1118,7 +1118,8 @@ __global__ void push_claim_any(const Offset* starts, Index count, const Index* i
   // Whole-block steps, each taking its slots with one atomic (block_take_slot), not one per
   // warp: kron22's frontiers of hub vertices (10^6-10^7 edges, their outputs claimed a few per
   // warp and step) queued on the one counter. A root whose third level pushes 2 258 hubs' 7.9 M
-  // edges: 965 -> 373 us of pushes; 32 roots' mean search 645 -> 550 us (session 18).
+  // edges: 965 -> 373 us of pushes; 32 roots' mean search 645 -> 550 us
+  // (benchmarks/bfs_engines --graphs kron22 --engines linalg, against one atomic per warp).
   const std::uint64_t stride = std::uint64_t(gridDim.x) * block_threads;
   for (std::uint64_t base = std::uint64_t(blockIdx.x) * block_threads; base < edges;
        base += stride) {
@@ -1682,7 +1683,7 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
     // Exact edges that u already carries decide first only where u is a list, which the push
     // reads as it is: a dense u is compacted first, and pull_work counts every allowed output,
     // a Kronecker graph's isolated vertices too, so on a dense tail level the exact edges chose
-    // a push that cost twice the pull it replaced (kron22, session 17: ~3 * 10^5 low-degree
+    // a push that cost twice the pull it replaced (kron22: ~3 * 10^5 low-degree
     // vertices, 92 us of compaction, scan and push against a 48 us pull). A pull now leaves
     // such a level a list (list_ratio), which is pushed by rows (~30-45 us against ~40-65).
     const double alpha = early_exit ? pull_advantage_early_exit : pull_advantage;
