@@ -82,7 +82,7 @@ void run_info(const InfoOptions& options) {
 
 void add_info_command(CLI::App& app) {
   auto options = std::make_shared<InfoOptions>();
-  CLI::App* command = app.add_subcommand("info", "describe a graph file: size, direction, "
+  CLI::App* command = app.add_subcommand("info", "describe a graph file: format, size, direction, "
                                                  "weights, degrees, self loops");
   command->add_option("file", options->graph.file, "the graph file")->required();
   add_format_options(*command, options->graph);

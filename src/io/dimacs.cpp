@@ -26,6 +26,16 @@ std::string shortest(double value) {
   return error == std::errc{} ? std::string(text, end) : std::to_string(value);
 }
 
+/// An arc's weight: an integer as the specification has it (the fast path), else any real.
+double parse_weight(std::string_view field, const detail::LineReader& reader) {
+  std::uint64_t whole = 0;
+  const char* end = field.data() + field.size();
+  auto [stop, error] = std::from_chars(field.data(), end, whole);
+  if (error == std::errc{} && stop == end && whole <= (std::uint64_t{1} << 53))
+    return static_cast<double>(whole);
+  return detail::parse_real(field, reader, "weight");
+}
+
 /// The graph's name for the comment line: one line, whatever the file was called.
 std::string comment_text(const std::string& name) {
   std::string text = name.empty() ? "graph" : name;
@@ -118,7 +128,7 @@ Graph read_dimacs(const std::filesystem::path& path, const ReadOptions& options)
         reader.fail("unexpected " + detail::quoted(extra) + " after the arc's weight");
       rows.push_back(detail::parse_vertex(u_field, reader, "tail vertex", problem->n));
       cols.push_back(detail::parse_vertex(v_field, reader, "head vertex", problem->n));
-      weights.push_back(detail::parse_real(w_field, reader, "weight"));
+      weights.push_back(parse_weight(w_field, reader));
       ++arcs;
       continue;
     }
