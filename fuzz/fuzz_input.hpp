@@ -11,9 +11,10 @@
 // ReadOptions::symmetrize, an even one without, so that the fuzzer reaches both paths without a
 // prefix byte that seed files would need.
 //
-// A new text reader (say DIMACS) is one file fuzz/fuzz_dimacs.cpp holding
+// A new text reader is one file fuzz/fuzz_NAME.cpp holding one line, as fuzz_dimacs.cpp does:
 //   GRB_FUZZ_TEXT_READER(grb::io::Format::dimacs, ".gr")
-// and a seed folder fuzz/corpus/fuzz_dimacs/; fuzz/CMakeLists.txt builds every fuzz_*.cpp.
+// and a seed folder fuzz/corpus/fuzz_NAME/ (optionally a dictionary fuzz/fuzz_NAME.dict);
+// fuzz/CMakeLists.txt builds every fuzz_*.cpp and scripts/fuzz.sh runs them all.
 #pragma once
 
 #include <fcntl.h>
