@@ -69,7 +69,7 @@ std::string_view describe_format(Format format);
 /// .properties, or NAME where NAME.v and NAME.e exist, or NAME.v / NAME.e beside each other
 /// -> LDBC. Any other name: the first non-blank line decides — "%%MatrixMarket" -> Matrix
 /// Market, "p sp ..." or a "c" comment line -> DIMACS, a "<" metadata line -> TNTP; anything
-/// else (or a file that cannot be read) -> edge list.
+/// else (or a file that cannot be read, or is no regular file, such as a pipe) -> edge list.
 Format detect_format(const std::filesystem::path& path);
 
 /// Which TNTP column becomes the edge weight.

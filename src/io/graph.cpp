@@ -95,8 +95,11 @@ std::string lowercase(std::string text) {
 
 /// A file of no known extension, by its first non-blank line (gzip files inflated): the
 /// banner of Matrix Market, the "c" / "p sp" lines of DIMACS, the "<" metadata of TNTP; an
-/// edge list otherwise, and when the file cannot be read (its reader then says why).
+/// edge list otherwise, and when the file cannot be read (its reader then says why). Only
+/// regular files are looked into: a pipe's first line, once read, would be gone.
 Format sniff_format(const fs::path& path) {
+  std::error_code ignored;
+  if (!fs::is_regular_file(path, ignored)) return Format::edge_list;
   try {
     detail::LineReader reader(path, false);
     std::string_view line;
