@@ -208,17 +208,28 @@ int main(int argc, char** argv) {
   std::vector<Index> chosen;
   std::string engine_name = "linalg", events_path;
   bool calls = false;
-  app.add_option("--scale", scale, "Kronecker graph scale (0: use --grid)")->capture_default_str();
-  app.add_option("--grid", side, "grid side instead of a Kronecker graph")->capture_default_str();
+  app.add_option("--scale", scale, "Kronecker graph scale (0: use --grid)")
+      ->check(CLI::Range(0, 31))
+      ->capture_default_str();
+  app.add_option("--grid", side, "grid side instead of a Kronecker graph")
+      ->check(CLI::Range(0, 65535))
+      ->capture_default_str();
   app.add_option("--engine", engine_name, "the engine to trace")->capture_default_str();
   app.add_option("--roots", roots, "searches traced (random roots of degree > 0)")
+      ->check(CLI::Range(Index{1}, Index{1} << 20))
       ->capture_default_str();
-  app.add_option("--root", chosen, "trace this root (repeatable; replaces the random roots)");
+  app.add_option("--root", chosen,
+                 "trace these roots (comma-separated or repeated; replaces the random roots)")
+      ->delimiter(',');
   app.add_option("--warmup", warmup, "untraced searches first")->capture_default_str();
   app.add_option("--events", events_path, "write every event of each traced search here");
   app.add_flag("--calls", calls,
                "trace the host's runtime calls too (each costs a few more microseconds)");
-  CLI11_PARSE(app, argc, argv);
+  try {  // a usage error exits 2, as the `grb` command's do
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? 0 : 2;
+  }
   try {
     if (!grb::cuda_available()) {
       std::fprintf(stderr, "bfs_timeline: no GPU\n");

@@ -32,6 +32,8 @@
 #include <grb/grb.hpp>
 #include <grb/kernel_loading.hpp>
 
+#include "../apps/commands/bench/lists.hpp"
+
 #if GRB_WITH_CUDA
 #include <cuda_runtime.h>
 #endif
@@ -123,18 +125,32 @@ double relative_error(const std::vector<float>& got, const std::vector<float>& e
 int main(int argc, char** argv) {
   grb::load_kernels_eagerly();  // before anything touches the GPU
   CLI::App app{"grb mxv strategies: push / pull / cusparse / automatic on the cuda backend"};
-  std::vector<int> scales{20};
-  std::vector<Index> sides{1000};
-  std::vector<double> densities{0.0001, 0.001, 0.01, 0.1};
+  std::vector<std::string> scale_list{"20"};
+  std::vector<std::string> side_list{"1000"};
+  std::vector<std::string> density_list{"0.0001,0.001,0.01,0.1"};
   int runs = 10;
   std::string json_path;
-  app.add_option("--kron", scales, "Kronecker scales, comma-separated")->delimiter(',');
-  app.add_option("--grid", sides, "grid sides, comma-separated")->delimiter(',');
-  app.add_option("--densities", densities, "SpMSpV input densities, comma-separated")
-      ->delimiter(',');
-  app.add_option("--runs", runs, "timed runs (median reported)")->capture_default_str();
+  // Every item of a list is checked, as `grb bench` checks its lists (lists.hpp): a bad or
+  // empty one is a usage error (exit 2) naming it.
+  namespace lists = grb::app::lists;
+  app.add_option("--kron", scale_list, "Kronecker scales, comma-separated")
+      ->check(lists::each(lists::integer_in(1, 31), "SCALE,..."))
+      ->capture_default_str();
+  app.add_option("--grid", side_list, "grid sides, comma-separated")
+      ->check(lists::each(lists::integer_in(1, 65535), "SIDE,..."))
+      ->capture_default_str();
+  app.add_option("--densities", density_list, "SpMSpV input densities in (0, 1], comma-separated")
+      ->check(lists::each(lists::positive_up_to(1.0, "(0, 1]"), "DENSITY,..."))
+      ->capture_default_str();
+  app.add_option("--runs", runs, "timed runs (median reported)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   app.add_option("--json", json_path, "write JSON lines here");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? 0 : 2;
+  }
 
 #if !GRB_WITH_CUDA
   std::fprintf(stderr, "mxv_strategies: grb was built without CUDA; nothing to measure\n");
@@ -144,6 +160,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "mxv_strategies: no GPU on this machine; nothing to measure\n");
     return 0;
   }
+  const std::vector<int> scales = lists::numbers<int>(scale_list);
+  const std::vector<Index> sides = lists::numbers<Index>(side_list);
+  const std::vector<double> densities = lists::numbers<double>(density_list);
   try {
     std::vector<nlohmann::ordered_json> lines;
     const double copy_gbs = copy_bandwidth_gbs();

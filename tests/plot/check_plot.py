@@ -1,5 +1,6 @@
-"""benchmarks/plot on real `grb bench --quick` output: the three PNGs exist, are PNG files and
-are not empty; every benchmark record is validated. Then on two `grb graph500 --json` records
+"""benchmarks/plot on real `grb bench --quick --delta-factors 2` output: the three PNGs exist, are
+PNG files and are not empty; every benchmark record is validated and has the fields the plots
+read. Then on two `grb graph500 --json` records
 (scales 8 and 9): graph500.png. Exits 77 (the test's SKIP_RETURN_CODE)
 where matplotlib is missing.
 
@@ -13,6 +14,11 @@ import sys
 
 SKIP = 77
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+# What benchmarks/plot reads from a `grb bench --json` line (its BENCH_FIELDS), and the work
+# counters every line carries (null where they do not apply).
+PLOTTED_FIELDS = ("graph", "algorithm", "engine", "backend", "ms", "teps", "root", "per_level",
+                  "delta_factor", "device", "levels", "edges_inspected", "rounds", "buckets",
+                  "delta", "triangles", "validated_on")
 
 
 def fail(message):
@@ -61,7 +67,8 @@ def main():
 
     os.makedirs(work, exist_ok=True)
     records = os.path.join(work, "quick.jsonl")
-    bench = subprocess.run([grb, "bench", "--quick", "--backend", "cpu", "--json", records],
+    bench = subprocess.run([grb, "bench", "--quick", "--backend", "cpu", "--delta-factors", "2",
+                            "--json", records],
                            capture_output=True, text=True)
     if bench.returncode != 0:
         fail(f"grb bench exited {bench.returncode}: {bench.stderr}")
@@ -72,6 +79,12 @@ def main():
     for record in parsed:
         if record.get("validated") is not True:
             fail(f"a record is not validated: {record}")
+        missing = [field for field in PLOTTED_FIELDS if field not in record]
+        if missing:
+            fail(f"a record lacks {', '.join(missing)}, which the plots read: {record}")
+    algorithms = {record["algorithm"] for record in parsed}
+    if algorithms != {"bfs", "sssp", "cc", "tc"}:
+        fail(f"grb bench --quick ran {sorted(algorithms)}, not bfs, sssp, cc and tc")
     if not any(record["algorithm"] == "bfs" and record["per_level"] for record in parsed):
         fail("no BFS record with per-level data")
 

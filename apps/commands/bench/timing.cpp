@@ -1,0 +1,250 @@
+#include "timing.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+
+#include "../../table.hpp"
+#include "grb/error.hpp"
+#include "output.hpp"
+#include "sssp/engine.hpp"
+#include "subject.hpp"
+
+namespace grb::app::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double milliseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm parts{};
+  gmtime_r(&now, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return text;
+}
+
+double median(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  const std::size_t middle = samples.size() / 2;
+  return samples.size() % 2 ? samples[middle] : (samples[middle - 1] + samples[middle]) / 2;
+}
+
+/// `count` distinct vertices with an out-edge, drawn with `seed` (all of them when there are
+/// fewer): a search from an isolated vertex measures nothing (Graph500 draws the same way).
+std::vector<Index> pick_roots(const io::Graph& graph, Index count, std::uint64_t seed) {
+  const Csr<double>& csr = graph.matrix.csr();
+  std::vector<Index> candidates;
+  for (Index v = 0; v < csr.nrows; ++v)
+    if (csr.row_offsets[v + 1] > csr.row_offsets[v]) candidates.push_back(v);
+  if (candidates.empty())
+    throw InvalidValue(graph.name + " has no edges: there is no root to search from");
+  std::mt19937_64 random(seed);
+  const std::size_t picked = std::min<std::size_t>(count, candidates.size());
+  for (std::size_t k = 0; k < picked; ++k) {
+    const std::size_t other = k + random() % (candidates.size() - k);
+    std::swap(candidates[k], candidates[other]);
+  }
+  candidates.resize(picked);
+  return candidates;
+}
+
+bool rooted(Algorithm algorithm) {
+  return algorithm == Algorithm::bfs || algorithm == Algorithm::sssp;
+}
+
+/// Whether `entry` has a validator that runs on the device (BFS and SSSP engines on cuda).
+bool validated_on_device(const Entry& entry) {
+  return entry.backend == Backend::cuda && rooted(entry.algorithm);
+}
+
+class Bench {
+ public:
+  explicit Bench(const Options& options)
+      : options_(options), entries_(options.entries), date_(utc_now()) {
+    if (!options.json.empty()) {
+      json_.open(options.json, std::ios::binary | std::ios::trunc);
+      if (!json_) throw IoError(options.json + ": cannot open for writing");
+    }
+  }
+
+  void run() {
+    for (const GraphSpec& spec : options_.graphs) run_graph(spec);
+    std::cout << "median of " << options_.runs << (options_.warm ? " warm" : " cold")
+              << " run(s) per root; GTEPS: Graph500 harmonic mean over the roots; x best: best "
+                 "GTEPS of the graph and algorithm / this engine's\n";
+    print_summaries(std::cout, summaries_);
+    if (json_.is_open()) {
+      json_.close();
+      if (!json_) throw IoError(options_.json + ": write failed");
+    }
+    if (failures_ > 0)
+      throw ValidationFailed(std::to_string(failures_) +
+                             " run(s) failed (no number was recorded for them); first: " +
+                             first_failure_);
+  }
+
+ private:
+  /// Per graph: each algorithm's references, one per root (CC and TC: one).
+  using References = std::map<Algorithm, std::vector<Reference>>;
+
+  void run_graph(const GraphSpec& spec) {
+    const LoadedGraph loaded = load_graph(spec);
+    const io::Graph& graph = loaded.graph;
+    std::cerr << "bench: " << graph.name << ": n " << grouped(graph.matrix.nrows()) << ", m "
+              << grouped(graph.matrix.nvals()) << " (" << describe(graph) << "), loaded in "
+              << fixed(loaded.load_ms, 1) << " ms" << std::endl;
+    const std::vector<Index> roots = pick_roots(graph, options_.roots, options_.seed);
+    const std::optional<Matrix<double>> device_graph = device_copy(graph);
+    References references;
+    std::optional<double> default_delta;
+    for (const Entry& entry : entries_) {
+      double delta = 0;
+      if (entry.delta_factor > 0) {
+        if (!default_delta)
+          default_delta = sssp::default_delta(sssp::check_weights(graph.matrix, "grb bench"));
+        delta = entry.delta_factor * *default_delta;
+      }
+      const Matrix<double>* validator =
+          validated_on_device(entry) && device_graph ? &*device_graph : nullptr;
+      Summary summary{graph.name, entry, {}, {}, {}, {}, 0, 0, 0};
+      try {
+        run_entry(loaded, entry, delta, roots, validator, references[entry.algorithm], summary);
+      } catch (const Error& error) {  // out of device memory, a refused graph: this entry only
+        fail(summary, describe_entry(graph, entry) + ": " + error.what(), false);
+      }
+      if (summary.failures == 0 && !summary.teps.empty())
+        std::cerr << ": median " << fixed(summary.median(), 3) << " ms, "
+                  << fixed(summary.harmonic_gteps(), 4) << " GTEPS" << std::endl;
+      if (!summary.teps.empty() || summary.failures > 0) summaries_.push_back(std::move(summary));
+    }
+  }
+
+  /// The graph on the cuda backend for the device validators; nothing when no entry uses
+  /// them, or when the device has no room for it (the host validates then, slower but the same).
+  std::optional<Matrix<double>> device_copy(const io::Graph& graph) const {
+    if (std::none_of(entries_.begin(), entries_.end(), validated_on_device)) return std::nullopt;
+    try {
+      return graph.matrix.to(Backend::cuda);
+    } catch (const OutOfMemory& error) {
+      std::cerr << "bench: " << graph.name << ": validating on the host (" << error.what() << ")"
+                << std::endl;
+      return std::nullopt;
+    }
+  }
+
+  static std::string describe_entry(const io::Graph& graph, const Entry& entry) {
+    return graph.name + " " + std::string(to_string(entry.algorithm)) + " " +
+           engine_label(entry, "") + " (" + std::string(to_string(entry.backend)) + ")";
+  }
+
+  void run_entry(const LoadedGraph& loaded, const Entry& entry, double delta,
+                 const std::vector<Index>& all_roots, const Matrix<double>* validator,
+                 std::vector<Reference>& references, Summary& summary) {
+    const io::Graph& graph = loaded.graph;
+    const std::vector<Index> roots =
+        rooted(entry.algorithm) ? all_roots : std::vector<Index>{all_roots.front()};
+    std::cerr << "bench: " << describe_entry(graph, entry) << ": " << roots.size()
+              << " root(s) x " << options_.runs << " run(s)" << std::flush;
+
+    const std::unique_ptr<Subject> subject = make_subject(entry, delta);
+    subject->validate_against(validator);
+    EntryRun run{&graph, loaded.load_ms, entry, {}, 0, 0, options_.warm};
+    const Clock::time_point prepared = Clock::now();
+    subject->prepare(graph);
+    run.prepare_ms = milliseconds_since(prepared);
+    run.chosen = summary.chosen = subject->chosen();
+    run.device_bytes = summary.device_bytes = subject->device_bytes();
+
+    if (references.empty()) {  // the first engine of its algorithm on this graph: untimed
+      references.resize(roots.size());
+      for (std::size_t r = 0; r < roots.size(); ++r) {
+        subject->run(roots[r]);
+        (void)subject->check(graph, roots[r], references[r]);  // a failure: the timed run says
+      }
+    }
+    subject->run(roots.front());  // warm-up: module load, first touch, lazily built transposes
+    if (entry.delta_factor > 0 && !subject->work().delta) {
+      std::cerr << ": the engine has no bucket width; --delta-factors does not apply"
+                << std::endl;
+      return;
+    }
+    const std::string device = device_name(entry.backend);
+    const Clock::time_point started = Clock::now();
+    for (std::size_t r = 0; r < roots.size(); ++r) {
+      if (r > 0 && options_.seconds > 0 && milliseconds_since(started) > options_.seconds * 1e3) {
+        summary.skipped = roots.size() - r;
+        std::cerr << " (--seconds: " << summary.skipped << " root(s) left out)";
+        break;
+      }
+      RootRun root;
+      root.root = external_vertex(graph, roots[r]);
+      std::string problem;
+      for (int k = 0; k < options_.runs && problem.empty(); ++k) {
+        if (options_.warm) subject->run(roots[r]);
+        const Clock::time_point start = Clock::now();
+        subject->run(roots[r]);
+        root.run_ms.push_back(milliseconds_since(start));
+        problem = subject->check(graph, roots[r], references[r]);
+      }
+      if (problem.empty() && subject->counts_levels()) {
+        subject->time_levels(true);
+        subject->run(roots[r]);
+        subject->time_levels(false);
+        problem = subject->check(graph, roots[r], references[r]);
+        if (!problem.empty()) problem += " (the run with per-level timing)";
+      }
+      if (!problem.empty()) {
+        fail(summary, describe_entry(graph, entry) +
+                          (rooted(entry.algorithm) ? ", root " + std::to_string(root.root) : "") +
+                          ": " + problem,
+             true);
+        continue;
+      }
+      root.median_ms = median(root.run_ms);
+      root.input_edges = references[r].input_edges;
+      root.work = subject->work();
+      root.levels = subject->level_stats();
+      root.levels_counted = subject->counts_levels();
+      root.validated_on = subject->validated_on();
+      if (json_.is_open())
+        json_ << root_record(run, root, device, options_.commit, date_).dump() << '\n'
+              << std::flush;
+      summary.median_ms.push_back(root.median_ms);
+      summary.teps.push_back(root.teps());
+      if (root.work.edges_inspected)
+        summary.edges_inspected.push_back(static_cast<double>(*root.work.edges_inspected));
+    }
+  }
+
+  void fail(Summary& summary, const std::string& message, bool validation) {
+    if (summary.failures++ == 0) std::cerr << std::endl;
+    std::cerr << "bench: " << (validation ? "VALIDATION FAILED: " : "FAILED: ") << message
+              << std::endl;
+    if (failures_++ == 0) first_failure_ = message;
+  }
+
+  const Options& options_;
+  const std::vector<Entry> entries_;
+  const std::string date_;
+  std::ofstream json_;
+  std::vector<Summary> summaries_;
+  std::size_t failures_ = 0;
+  std::string first_failure_;
+};
+
+}  // namespace
+
+void run_benchmark(const Options& options) { Bench(options).run(); }
+
+}  // namespace grb::app::bench
