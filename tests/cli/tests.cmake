@@ -170,3 +170,4 @@ grb_cli_test(convert_real_weights_to_gr 1 "STDERR=DIMACS \\.gr weights are integ
              convert @DATA@/metis/jazz2double.graph jazz2double.gr)
 grb_cli_test(sssp_tntp 0 "STDOUT=SiouxFalls" --
              sssp --graph @DATA@/tntp/SiouxFalls_net.tntp --source 0 --validate)
+include(${CMAKE_CURRENT_LIST_DIR}/bench.cmake)
