@@ -11,8 +11,8 @@
 // (searches back to back): the two measures apart show that cost (docs/bfs.md, "Measuring").
 // BFS engines that time their levels run once more per root with per-level clocks on, for the
 // per-level times and directions; those clocks never touch the timed runs. --seconds caps the
-// time an engine spends on a graph's roots (at least one root runs), for slow engines on large
-// graphs.
+// time an engine spends on a graph's roots, the reference runs' and the timed runs' each (at
+// least one root runs), for slow engines on large graphs.
 #pragma once
 
 #include <string>
