@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <span>
 
@@ -75,6 +76,14 @@ std::string check_tree(const Csr<double>& csr, const std::vector<double>& valid,
   return {};
 }
 
+/// A level, label or distance as a person reads it: whole numbers without a fraction, others
+/// with every digit that tells two doubles apart.
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
 /// The first vertex whose value differs from the validated one, in words; empty if none.
 std::string compare(const std::vector<double>& values, const std::vector<double>& valid,
                     const std::string& what) {
@@ -82,7 +91,7 @@ std::string compare(const std::vector<double>& values, const std::vector<double>
   for (std::size_t v = 0; v < valid.size(); ++v)
     if (values[v] != valid[v] && !(std::isinf(values[v]) && std::isinf(valid[v])))
       return vertex(static_cast<Index>(v)) + ": " + what + " differ from the validated " + what +
-             " (" + std::to_string(values[v]) + " instead of " + std::to_string(valid[v]) + ")";
+             " (" + number(values[v]) + " instead of " + number(valid[v]) + ")";
   return {};
 }
 
