@@ -5,10 +5,10 @@
 // validated (Graph500 rules, on the device).
 //
 //   bfs_timeline --scale 22 --engine linalg --roots 3 [--grid SIDE] [--calls] [--events FILE]
-//   bfs_timeline --scale 22 --root 4047228 --root 1103298   (these roots, after the warm-up)
+//   bfs_timeline --scale 22 --root 4047228,1103298   (these roots, after the warm-up)
 //
 // CUPTI's own bookkeeping lengthens each launch by a few microseconds, so the wall times here are
-// a little longer than bfs_engines' (which is what to quote); the shares and the order are what
+// a little longer than `grb bench`'s (which is what to quote); the shares and the order are what
 // this tool is for.
 #include <CLI/CLI.hpp>
 #include <cupti.h>
@@ -33,6 +33,8 @@
 
 #include "bfs/engine.hpp"
 #include "validate/on_device.hpp"
+
+#include "../apps/commands/bench/lists.hpp"
 
 namespace {
 
@@ -163,7 +165,7 @@ void report(Index root, std::uint64_t begin, std::uint64_t end, std::FILE* event
   }
   if (end > covered) gaps.emplace_back(covered, end - covered);
   // From the first kernel on: under CUPTI the host's first calls of a search can take far longer
-  // than without it (a search's wall time is bfs_engines' to measure).
+  // than without it (a search's wall time is `grb bench`'s to measure).
   std::uint64_t first_kernel = end;
   for (const Event& e : in)
     if (e.gpu && e.name.rfind("mem", 0) != 0) first_kernel = std::min(first_kernel, e.start);
@@ -218,9 +220,11 @@ int main(int argc, char** argv) {
   app.add_option("--roots", roots, "searches traced (random roots of degree > 0)")
       ->check(CLI::Range(Index{1}, Index{1} << 20))
       ->capture_default_str();
-  app.add_option("--root", chosen,
+  std::vector<std::string> root_list;  // checked item by item, as `grb bench` checks its lists
+  app.add_option("--root", root_list,
                  "trace these roots (comma-separated or repeated; replaces the random roots)")
-      ->delimiter(',');
+      ->check(grb::app::lists::each(grb::app::lists::integer_in(0, grb::no_index - 1),
+                                    "VERTEX,..."));
   app.add_option("--warmup", warmup, "untraced searches first")->capture_default_str();
   app.add_option("--events", events_path, "write every event of each traced search here");
   app.add_flag("--calls", calls,
@@ -230,6 +234,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& error) {
     return app.exit(error) == 0 ? 0 : 2;
   }
+  chosen = grb::app::lists::numbers<Index>(root_list);
   try {
     if (!grb::cuda_available()) {
       std::fprintf(stderr, "bfs_timeline: no GPU\n");
