@@ -55,6 +55,14 @@ constexpr int quick_runs = 1;
 
 void run_bench(BenchArguments arguments, bool roots_given, bool runs_given) {
   bench::Options& options = arguments.options;
+  const bench::Selection selection{lists::split(arguments.algorithms),
+                                   lists::split(arguments.engines), arguments.backend,
+                                   lists::numbers<double>(arguments.delta_factors)};
+  try {
+    options.entries = bench::select_entries(selection);
+  } catch (const InvalidValue& error) {
+    throw CLI::ValidationError(error.what());  // the arguments ask for what is not there
+  }
   std::vector<std::string> kron_scales = lists::split(arguments.kron_scales);
   std::vector<std::string> grid_sides = lists::split(arguments.grid_sides);
   if (arguments.quick) {
@@ -86,14 +94,6 @@ void run_bench(BenchArguments arguments, bool roots_given, bool runs_given) {
     if (!spec.file.empty() && !std::filesystem::exists(spec.file, ignored) &&
         !std::filesystem::exists(spec.file + ".v", ignored))
       throw IoError(spec.file + ": no such file");
-  }
-  const bench::Selection selection{lists::split(arguments.algorithms),
-                                   lists::split(arguments.engines), arguments.backend,
-                                   lists::numbers<double>(arguments.delta_factors)};
-  try {
-    options.entries = bench::select_entries(selection);
-  } catch (const InvalidValue& error) {
-    throw CLI::ValidationError(error.what());  // the arguments ask for what is not there
   }
   options.seed = arguments.shape.seed;
   options.commit = GRB_COMMIT;
