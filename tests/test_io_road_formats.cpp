@@ -192,7 +192,7 @@ TEST_CASE("DIMACS .gr: written and read back, weighted and unweighted; real weig
 TEST_CASE("DIMACS .gr: comments and blank lines anywhere, CRLF, isolated vertices") {
   grb::test::TempDir temp;
   const auto graph = grb::io::read_graph(temp.write(
-      "small.gr", "c 9th DIMACS\r\n\r\nc\r\np sp 5 3\r\nc arcs\r\na 1 2 7\r\n\r\na\t5\t1\t0\r\n"
+      "small.gr", "c 9th DIMACS\r\n\r\nc\r\ncomment\r\np sp 5 3\r\nc arcs\r\na 1 2 7\r\n\r\na\t5\t1\t0\r\n"
                   "a 2 1 -2"));
   CHECK(graph.matrix.nrows() == 5);
   CHECK(entries(graph.matrix) == Entries{{0, 1, 7.0}, {1, 0, -2.0}, {4, 0, 0.0}});

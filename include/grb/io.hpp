@@ -133,7 +133,7 @@ Graph read_edge_list(const std::filesystem::path& path, const ReadOptions& optio
 Graph read_ldbc(const std::filesystem::path& path, const ReadOptions& options = {});
 
 /// 9th DIMACS Implementation Challenge shortest-path graphs (.gr, as USA-road-d.*.gr and the
-/// GAP benchmark suite use): `c` comment lines, one problem line `p sp N M` before any arc,
+/// GAP benchmark suite use): comment lines starting with `c`, one problem line `p sp N M` before any arc,
 /// then M arc lines `a U V W` (U -> V of weight W; ids 1..N in the file, 0..N-1 in the matrix;
 /// vertex_ids stays empty). Blank lines are skipped. The weights are integers in the
 /// specification; any real number is accepted. Checked: exactly one problem line, of type sp;

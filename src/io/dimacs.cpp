@@ -96,9 +96,10 @@ Graph read_dimacs(const std::filesystem::path& path, const ReadOptions& options)
     line = detail::trim(line);
     if (line.empty()) continue;
     const char kind = line[0];
-    // A type letter is a field of its own ("a 1 2 3"); "c" may be followed by anything.
+    // A type letter is a field of its own ("a 1 2 3"); a comment is any line starting with 'c'
+    // ("c", "c text", and "ctext" as some writers have it).
     const bool alone = line.size() == 1 || detail::is_blank(line[1]);
-    if (kind == 'c' && alone) continue;
+    if (kind == 'c') continue;
     if (kind == 'p' && alone) {
       if (problem)
         reader.fail("a second problem line (the first is line " + std::to_string(problem->line) +
