@@ -5,6 +5,7 @@
 
 #include "grb/error.hpp"
 #include "grb/generate.hpp"
+#include "progress.hpp"
 
 namespace grb::app {
 
@@ -57,7 +58,7 @@ LoadedGraph load_graph(const GraphSpec& spec) {
   if (!spec.file.empty()) {
     io::ReadOptions options;
     options.symmetrize = spec.symmetrize;
-    options.progress = true;
+    options.progress = progress_wanted();  // on a terminal only
     options.format = io::parse_format(spec.format);
     options.tntp_weight = io::parse_tntp_weight(spec.tntp_weight);
     loaded.format =
@@ -67,6 +68,13 @@ LoadedGraph load_graph(const GraphSpec& spec) {
   } else {
     generate::Options options;
     options.seed = spec.seed;
+    // A few seconds and more from here on: say so on a terminal.
+    const bool large = spec.kron_scale >= 20 || spec.grid_side >= 2000;
+    Progress progress(spec.kron_scale > 0
+                          ? "generating kron-" + std::to_string(spec.kron_scale) + " (2^" +
+                                std::to_string(spec.kron_scale) + " vertices)"
+                          : "generating grid-" + std::to_string(spec.grid_side),
+                      large);
     if (spec.kron_scale > 0) {
       graph.matrix = generate::kronecker(spec.kron_scale, spec.edge_factor, options);
       graph.name = "kron-" + std::to_string(spec.kron_scale);
@@ -76,6 +84,7 @@ LoadedGraph load_graph(const GraphSpec& spec) {
     }
     graph.directed = false;
     graph.weighted = true;
+    if (large) progress.finish();
   }
   loaded.load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

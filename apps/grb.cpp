@@ -43,8 +43,8 @@ int main(int argc, char** argv) {
                "grb");
   app.require_subcommand(1);
   app.footer(
-      "Vertex ids are 0-based for Matrix Market files and generated graphs, the file's own ids for "
-      "LDBC graphs and edge lists.\nExit status: 0 success, 1 runtime error (one line on stderr), "
+      "Vertex ids are 0-based for generated graphs and for Matrix Market, DIMACS, METIS and TNTP "
+      "files (whose ids count from 1), the file's own ids for LDBC graphs and edge lists.\nExit status: 0 success, 1 runtime error (one line on stderr), "
       "2 usage error.");
   app.set_version_flag("--version", "grb " GRB_VERSION);
   grb::app::add_algorithm_commands(app);

@@ -173,28 +173,14 @@ if (( run_sanitizer )); then
   while read -r line; do fail "sanitizer ${line#FAIL }"; done < <(grep '^FAIL' "$logs/sanitize-summary.txt")
 fi
 
-# ---- benchmark (optional)
+# ---- benchmark (optional): every engine on a Kronecker graph and a grid, every run validated.
+# GRB_BENCH_ARGS overrides the graphs and sizes.
 if (( run_bench )); then
-  if [[ -x "$build/benchmarks/grb-bench" ]]; then
-    "$build/benchmarks/grb-bench" ${GRB_BENCH_ARGS:-} > "$logs/bench.jsonl" 2> "$logs/bench.log" \
-      && note "bench: $(wc -l < "$logs/bench.jsonl") results in bench.jsonl" || fail "bench (see bench.log)"
-  else
-    note "bench: no grb-bench built"
-  fi
-fi
-
-# ---- BFS engines benchmark (optional): every engine on kron + grid, validated; ms and GTEPS.
-# GRB_BFS_BENCH_ARGS overrides the sizes (default: kron 20, grid 1000, 64 roots).
-if (( run_bench )); then
-  if [[ -x "$build/benchmarks/bfs_engines" ]]; then
-    "$build/benchmarks/bfs_engines" ${GRB_BFS_BENCH_ARGS:---scale 20 --grid 1000 --roots 64} \
-      --json "$logs/bfs_engines.jsonl" > "$logs/bfs_engines.txt" 2> "$logs/bfs_engines.log" \
-      && note "bfs engines: table in bfs_engines.txt" || fail "bfs engines (see bfs_engines.log)"
-    grep -q "VALIDATION FAILED" "$logs/bfs_engines.txt" && fail "bfs engines: a run failed validation"
-    cat "$logs/bfs_engines.txt"
-  else
-    note "bfs engines: no bfs_engines built"
-  fi
+  "$build/apps/grb" bench ${GRB_BENCH_ARGS:---graphs kron20,grid1000 --algorithms bfs,sssp,cc --roots 16} \
+    --backend cuda --json "$logs/bench.jsonl" > "$logs/bench.txt" 2> "$logs/bench.log" \
+    && note "bench: $(wc -l < "$logs/bench.jsonl") validated runs (bench.txt, bench.jsonl)" \
+    || fail "bench: a run failed or did not validate (see bench.txt, bench.log)"
+  cat "$logs/bench.txt"
 fi
 
 printf '%s\n' "===== gpu-check summary =====" "${summary[@]}"

@@ -2,7 +2,11 @@
 // and against a slow istream parser written here; plus Matrix Market and binary round trips.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <cmath>
+#include <cstdio>
+#include <thread>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -332,4 +336,27 @@ TEST_CASE("format names and detection") {
   const auto path = temp.write("edges.mtx", "0 1\n1 2\n");
   CHECK(grb::io::read_graph(path, options).matrix.nvals() == 2);
   CHECK_THROWS_AS(grb::io::read_graph(path), grb::ParseError);
+}
+
+TEST_CASE("a pipe is read as a stream: no seeking back, no size to check against") {
+  grb::test::TempDir temp;
+  const auto fifo = temp.path() / "edges.fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (const grb::io::Format format : {grb::io::Format::edge_list, grb::io::Format::matrix_market}) {
+    CAPTURE(grb::io::to_string(format));
+    const std::string text = format == grb::io::Format::edge_list
+                                 ? "0 1\n1 2\n2 0 \n"
+                                 : "%%MatrixMarket matrix coordinate pattern general\n3 3 3\n1 2\n2 3\n3 1\n";
+    std::thread writer([&] {
+      std::FILE* out = std::fopen(fifo.c_str(), "w");
+      if (!out) return;
+      std::fputs(text.c_str(), out);
+      std::fclose(out);
+    });
+    grb::io::ReadOptions options;
+    options.format = format;
+    const grb::io::Graph graph = grb::io::read_graph(fifo, options);
+    writer.join();
+    CHECK(entries(graph.matrix) == std::vector<Entry>{{0, 1, 1.0}, {1, 2, 1.0}, {2, 0, 1.0}});
+  }
 }

@@ -166,8 +166,8 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
   if (algorithm != Algorithm::cc) {
     command
         ->add_option("--source", options->source,
-                     "source vertex, in the graph's own ids (0-based for .mtx and generated "
-                     "graphs); default: the LDBC source, else the first vertex with an out-edge")
+                     "source vertex, in the graph's own ids (0-based for generated graphs and .mtx, .gr, "
+                     ".graph and .tntp files); default: the LDBC source, else the first vertex with an out-edge")
         ->each([options](const std::string&) { options->source_given = true; });
   }
   command->add_option("--backend", options->backend, "cpu, cuda, or all available backends")

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <chrono>
+#include <cstdio>
 #include <numeric>
 #include <thread>
 #include <utility>
@@ -58,6 +60,8 @@ constexpr int most_block_bits = 12;
 /// A block spans at most 2^most_row_bits rows where the row count allows: each block's counting
 /// sort needs a slot per row, so a few tuples over 2^31 rows must not make one block of them all.
 constexpr int most_row_bits = 16;
+/// A CSR of this many entries takes a second or more to build: worth a progress line.
+constexpr std::uint64_t progress_entries = std::uint64_t{1} << 24;
 
 /// Threads for `count` tuples: one per core, none with fewer than 2^16 tuples.
 std::size_t workers_for(std::uint64_t count) {
@@ -78,6 +82,13 @@ Csr<double> assemble_csr(Index nrows, Index ncols, std::vector<Index>&& rows,
                          Duplicates duplicates) {
   const std::uint64_t count = rows.size();
   const bool ones = values.empty();
+  const bool announce = report_progress && count >= progress_entries;
+  const auto start = std::chrono::steady_clock::now();
+  if (announce) {
+    std::fprintf(stderr, "grb: building the CSR of %llu entries ...",
+                 static_cast<unsigned long long>(count));
+    std::fflush(stderr);
+  }
 
   // Blocks of 2^row_shift consecutive rows, about entries_per_block tuples each.
   const int row_bits = nrows == 0 ? 0 : int(std::bit_width(std::uint64_t{nrows} - 1));
@@ -212,6 +223,9 @@ Csr<double> assemble_csr(Index nrows, Index ncols, std::vector<Index>&& rows,
   csr.row_offsets[nrows] = kept;
   csr.col_indices = std::move(final_cols);
   csr.values = std::move(final_values);
+  if (announce)
+    std::fprintf(stderr, " done in %.1f s\n",
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return csr;
 }
 

@@ -15,6 +15,10 @@ enum class Duplicates {
   last,  // keep the value that came last in the file (edge lists, LDBC)
 };
 
+/// True while read_graph runs with ReadOptions::progress: assemble_csr then says on stderr when
+/// it builds a large CSR (the reading itself is reported by LineReader).
+inline thread_local bool report_progress = false;
+
 /// A host CSR (rows sorted by column, no duplicates) from tuples that the caller has checked
 /// to lie inside nrows x ncols. `values` empty means every value is 1.0, and duplicates then
 /// stay 1.0. The tuple vectors are consumed to keep peak memory low.

@@ -172,6 +172,10 @@ Graph read_as(Format format, const fs::path& path, const ReadOptions& options) {
 
 Graph read_graph(const fs::path& path, const ReadOptions& options) {
   const Format format = options.format == Format::automatic ? detect_format(path) : options.format;
+  struct ProgressScope {
+    explicit ProgressScope(bool on) { detail::report_progress = on; }
+    ~ProgressScope() { detail::report_progress = false; }
+  } progress(options.progress);
   try {
     return read_as(format, path, options);
   } catch (const ParseError& error) {

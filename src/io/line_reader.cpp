@@ -22,7 +22,10 @@ constexpr std::uint64_t progress_threshold_bytes = 50'000'000;
 /// Where the bytes come from: a plain file, or a gzip stream over one.
 class LineReader::Source {
  public:
-  Source(const std::string& file_name, std::FILE* file) : file_name_(file_name), file_(file) {}
+  /// `prefix`: bytes already read from a stream that cannot seek back (a pipe's first bytes,
+  /// read to look for gzip's magic), returned before the rest.
+  Source(const std::string& file_name, std::FILE* file, std::string prefix)
+      : file_name_(file_name), file_(file), prefix_(std::move(prefix)) {}
 #if GRB_WITH_ZLIB
   Source(const std::string& file_name, gzFile gzip) : file_name_(file_name), gzip_(gzip) {
     gzbuffer(gzip_, 1u << 20);
@@ -47,8 +50,16 @@ class LineReader::Source {
       return static_cast<std::size_t>(count);
     }
 #endif
-    const std::size_t count = std::fread(destination, 1, bytes, file_);
-    if (count < bytes && std::ferror(file_))
+    std::size_t from_prefix = 0;
+    if (!prefix_.empty()) {
+      from_prefix = std::min(bytes, prefix_.size());
+      std::memcpy(destination, prefix_.data(), from_prefix);
+      prefix_.erase(0, from_prefix);
+      destination += from_prefix;
+      bytes -= from_prefix;
+    }
+    const std::size_t count = from_prefix + std::fread(destination, 1, bytes, file_);
+    if (count < from_prefix + bytes && std::ferror(file_))
       throw IoError("cannot read " + file_name_ + ": " + std::strerror(errno));
     return count;
   }
@@ -64,6 +75,7 @@ class LineReader::Source {
  private:
   std::string file_name_;
   std::FILE* file_ = nullptr;
+  std::string prefix_;
 #if GRB_WITH_ZLIB
   gzFile gzip_ = nullptr;
 #endif
@@ -76,18 +88,25 @@ LineReader::LineReader(const std::filesystem::path& path, bool progress)
     throw IoError("cannot read " + file_name_ + ": it is a directory");
   std::FILE* file = std::fopen(file_name_.c_str(), "rb");
   if (!file) throw IoError("cannot open " + file_name_ + ": " + std::strerror(errno));
-  file_bytes_ = std::filesystem::file_size(path, error);
-  if (error) file_bytes_ = 0;
+  size_known_ = std::filesystem::is_regular_file(path, error);
+  file_bytes_ = size_known_ ? std::filesystem::file_size(path, error) : 0;
+  if (error) file_bytes_ = 0, size_known_ = false;
 
   unsigned char magic[2] = {0, 0};
   const std::size_t magic_bytes = std::fread(magic, 1, 2, file);
   const bool gzip = magic_bytes == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
   compressed_ = gzip;
   if (!gzip) {
-    std::rewind(file);
-    source_ = std::make_unique<Source>(file_name_, file);
+    // A pipe cannot seek back: its first bytes are handed back by the source instead.
+    std::string prefix;
+    if (std::fseek(file, 0, SEEK_SET) != 0)
+      prefix.assign(reinterpret_cast<const char*>(magic), magic_bytes);
+    source_ = std::make_unique<Source>(file_name_, file, std::move(prefix));
   } else {
     std::fclose(file);
+    if (!size_known_)
+      throw IoError("cannot read " + file_name_ +
+                    ": gzip-compressed text from a pipe (decompress it first: zcat FILE | grb ...)");
 #if GRB_WITH_ZLIB
     gzFile gzip_file = gzopen(file_name_.c_str(), "rb");
     if (!gzip_file) throw IoError("cannot open " + file_name_ + ": " + std::strerror(errno));

@@ -36,8 +36,10 @@ class LineReader {
   /// The 1-based number of the line last returned (0 before the first).
   std::size_t line_number() const { return line_number_; }
   const std::string& file_name() const { return file_name_; }
-  /// Size on disk (compressed size for gzip files).
+  /// Size on disk (compressed size for gzip files); 0 for a pipe.
   std::uint64_t file_bytes() const { return file_bytes_; }
+  /// False for a pipe or other stream, whose size is unknown until it is read.
+  bool size_known() const { return size_known_; }
   /// True when the file is gzip-compressed (offsets are then into the inflated text).
   bool compressed() const { return compressed_; }
   /// Where the next unread line starts: bytes of text before it.
@@ -66,6 +68,7 @@ class LineReader {
   bool at_end_ = false;
   std::size_t line_number_ = 0;
   std::uint64_t file_bytes_ = 0;
+  bool size_known_ = false;
   std::uint64_t estimated_lines_ = 0;
   bool progress_ = false;
   int progress_step_ = 0;  // tenths reported so far

@@ -342,7 +342,7 @@ Graph read_matrix_market_graph(const std::filesystem::path& path, const ReadOpti
 
   // Each entry line takes at least 4 bytes ("1 1\n"): an uncompressed file that declares more
   // entries than that is cut short, and is refused before anything is reserved for them.
-  if (!reader.compressed() && entries > reader.file_bytes() / 4 + 1)
+  if (reader.size_known() && !reader.compressed() && entries > reader.file_bytes() / 4 + 1)
     reader.fail("the size line declares " + std::to_string(entries) + " entries, more than a " +
                 std::to_string(reader.file_bytes()) +
                 "-byte file can hold (each entry line takes at least 4 bytes)");

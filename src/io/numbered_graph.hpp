@@ -21,10 +21,11 @@ namespace grb::io::detail {
 
 /// The most bytes of text the file can hold: its size, or for gzip files its size times
 /// deflate's best ratio (about 1032:1), so that declared sizes can be checked before anything
-/// is allocated for them.
+/// is allocated for them; unbounded for a pipe (then only the memory budget bounds them).
 inline std::uint64_t text_bytes_bound(const LineReader& reader) {
   constexpr std::uint64_t deflate_ratio = 1032;
   const std::uint64_t bytes = reader.file_bytes();
+  if (!reader.size_known()) return std::numeric_limits<std::uint64_t>::max();  // a pipe
   if (!reader.compressed()) return bytes;
   return bytes > std::numeric_limits<std::uint64_t>::max() / deflate_ratio
              ? std::numeric_limits<std::uint64_t>::max()

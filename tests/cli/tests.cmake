@@ -3,7 +3,7 @@
 # answers fixed by others (LAGraph, LDBC Graphalytics).
 set(GRB_CLI_WORK ${CMAKE_CURRENT_BINARY_DIR}/cli)
 file(MAKE_DIRECTORY ${GRB_CLI_WORK})
-set(GRB_CLI_DATA ${PROJECT_SOURCE_DIR}/../shared/data)
+set(GRB_CLI_DATA ${PROJECT_SOURCE_DIR}/tests/data)
 
 # grb_cli_test(NAME <status> [expect.cmake -D settings...] -- <grb arguments...>)
 function(grb_cli_test name status)
@@ -143,7 +143,7 @@ grb_cli_test(bench_engines 0 "STDOUT=kron-8 +sssp +bellman-ford +cpu +2 " NOT_ST
 grb_cli_test(bench_every_backend 0 "STDOUT=kron-8 +bfs +linalg +cpu +2 " NOT_STDOUT=FAILED --
              bench --kron 8 --roots 2 --runs 1 --backend all)
 grb_cli_test(bench_no_graph 1 "STDERR=no graph" -- bench)
-grb_cli_test(bench_unknown_engine 1 "STDERR=no-such-engine" --
+grb_cli_test(bench_unknown_engine 2 "STDERR=no-such-engine" --
              bench --kron 4 --engines linalg,no-such-engine --backend cpu)
 grb_cli_test(bench_unknown_algorithm 2 -- bench --kron 4 --algorithms pagerank)
 
@@ -171,3 +171,20 @@ grb_cli_test(convert_real_weights_to_gr 1 "STDERR=DIMACS \\.gr weights are integ
 grb_cli_test(sssp_tntp 0 "STDOUT=SiouxFalls" --
              sssp --graph @DATA@/tntp/SiouxFalls_net.tntp --source 0 --validate)
 include(${CMAKE_CURRENT_LIST_DIR}/bench.cmake)
+
+# What a run found, under the table and in --json; cc needs no source, so a graph without edges
+# is fine for it.
+file(WRITE ${GRB_CLI_WORK}/no-edges.mtx "%%MatrixMarket matrix coordinate pattern general\n5 5 0\n")
+grb_cli_test(cc_no_edges 0 "STDOUT=result: 5 components, the largest 1 of 5 vertices" --
+             cc --graph no-edges.mtx --validate)
+grb_cli_test(bfs_no_edges 1 "STDERR=no edges" -- bfs --graph no-edges.mtx)
+grb_cli_test(bfs_result 0 "STDOUT=result: reached 34 of 34 vertices, depth 4" --
+             bfs --graph @DATA@/lagraph/karate.mtx --source 30 --validate)
+grb_cli_test(cc_result_json 0 "STDOUT=\"components\":3,\"largest_component\":" --
+             cc --graph @DATA@/lagraph/LFAT5.mtx --symmetrize --json --backend cpu --validate)
+grb_cli_test(sssp_result 0 "STDOUT=result: reached [0-9,]+ of 12,981 vertices, largest distance" --
+             sssp --graph @DATA@/road/berlin-center.mtx --source 1 --backend cpu)
+# Control bytes from a file never reach the terminal raw.
+string(ASCII 27 escape)
+file(WRITE ${GRB_CLI_WORK}/escape.txt "1 2\n3 ${escape}[31mred\n")
+grb_cli_test(escaped_message 1 "STDERR=\\\\x1b.31mred" -- bfs --graph escape.txt)

@@ -10,6 +10,7 @@
 #include <optional>
 #include <random>
 
+#include "../../progress.hpp"
 #include "../../table.hpp"
 #include "grb/error.hpp"
 #include "output.hpp"
@@ -101,7 +102,7 @@ class Bench {
   void run_graph(const GraphSpec& spec) {
     const LoadedGraph loaded = load_graph(spec);
     const io::Graph& graph = loaded.graph;
-    std::cerr << "bench: " << graph.name << ": n " << grouped(graph.matrix.nrows()) << ", m "
+    progress_ << "bench: " << graph.name << ": n " << grouped(graph.matrix.nrows()) << ", m "
               << grouped(graph.matrix.nvals()) << " (" << describe(graph) << "), loaded in "
               << fixed(loaded.load_ms, 1) << " ms" << std::endl;
     const std::vector<Index> roots = pick_roots(graph, options_.roots, options_.seed);
@@ -124,7 +125,7 @@ class Bench {
         fail(summary, describe_entry(graph, entry) + ": " + error.what(), false);
       }
       if (summary.failures == 0 && !summary.teps.empty())
-        std::cerr << ": median " << fixed(summary.median(), 3) << " ms, "
+        progress_ << ": median " << fixed(summary.median(), 3) << " ms, "
                   << fixed(summary.harmonic_gteps(), 4) << " GTEPS" << std::endl;
       if (!summary.teps.empty() || summary.failures > 0) summaries_.push_back(std::move(summary));
     }
@@ -154,7 +155,7 @@ class Bench {
     const io::Graph& graph = loaded.graph;
     const std::vector<Index> roots =
         rooted(entry.algorithm) ? all_roots : std::vector<Index>{all_roots.front()};
-    std::cerr << "bench: " << describe_entry(graph, entry) << ": " << roots.size()
+    progress_ << "bench: " << describe_entry(graph, entry) << ": " << roots.size()
               << " root(s) x " << options_.runs << " run(s)" << std::flush;
 
     const std::unique_ptr<Subject> subject = make_subject(entry, delta);
@@ -178,8 +179,9 @@ class Bench {
     }
     subject->run(roots.front());  // warm-up: module load, first touch, lazily built transposes
     if (entry.delta_factor > 0 && !subject->work().delta) {
-      std::cerr << ": the engine has no bucket width; --delta-factors does not apply"
-                << std::endl;
+      progress_ << std::endl;
+      std::cerr << "bench: " << describe_entry(graph, entry)
+                << ": the engine has no bucket width; --delta-factors does not apply" << std::endl;
       return;
     }
     const std::string device = device_name(entry.backend);
@@ -187,7 +189,7 @@ class Bench {
     for (std::size_t r = 0; r < roots.size(); ++r) {
       if (out_of_time(r, started)) {
         summary.skipped = roots.size() - r;
-        std::cerr << " (--seconds: " << summary.skipped << " root(s) left out)";
+        progress_ << " (--seconds: " << summary.skipped << " root(s) left out)";
         break;
       }
       RootRun root;
@@ -236,7 +238,7 @@ class Bench {
   }
 
   void fail(Summary& summary, const std::string& message, bool validation) {
-    if (summary.failures++ == 0) std::cerr << std::endl;
+    if (summary.failures++ == 0) progress_ << std::endl;
     std::cerr << "bench: " << (validation ? "VALIDATION FAILED: " : "FAILED: ") << message
               << std::endl;
     if (failures_++ == 0) first_failure_ = message;
@@ -244,6 +246,9 @@ class Bench {
 
   const Options& options_;
   const std::vector<Entry> entries_;
+  // What is running, on stderr while it is a terminal; logs and pipes get the results only.
+  std::ostream null_stream_{nullptr};
+  std::ostream& progress_ = progress_wanted() ? std::cerr : null_stream_;
   const std::string date_;
   std::ofstream json_;
   std::vector<Summary> summaries_;

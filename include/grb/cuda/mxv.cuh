@@ -1119,7 +1119,7 @@ __global__ void push_claim_any(const Offset* starts, Index count, const Index* i
   // warp: kron22's frontiers of hub vertices (10^6-10^7 edges, their outputs claimed a few per
   // warp and step) queued on the one counter. A root whose third level pushes 2 258 hubs' 7.9 M
   // edges: 965 -> 373 us of pushes; 32 roots' mean search 645 -> 550 us
-  // (benchmarks/bfs_engines --graphs kron22 --engines linalg, against one atomic per warp).
+  // (`grb bench --graphs kron22 --algorithms bfs --engines linalg`, against one atomic per warp).
   const std::uint64_t stride = std::uint64_t(gridDim.x) * block_threads;
   for (std::uint64_t base = std::uint64_t(blockIdx.x) * block_threads; base < edges;
        base += stride) {
