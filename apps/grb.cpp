@@ -9,30 +9,14 @@
 #include <string>
 
 #include "commands/commands.hpp"
+#include "grb/error.hpp"
 #include "grb/kernel_loading.hpp"
 
 namespace {
 
 /// The error as one safe line: newlines inside a message become "; ", and other control bytes
 /// (a file name or path may carry escape sequences) are shown as \xNN.
-std::string one_line(const std::string& message) {
-  std::string line;
-  line.reserve(message.size());
-  for (const char c : message) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      line += "; ";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      constexpr char hex[] = "0123456789abcdef";
-      line += "\\x";
-      line += hex[byte >> 4];
-      line += hex[byte & 15];
-    } else {
-      line += c;
-    }
-  }
-  return line;
-}
+std::string one_line(const std::string& message) { return grb::printable(message, "; "); }
 
 }  // namespace
 

@@ -13,24 +13,7 @@
 
 namespace {
 
-/// Reads `content` as file `name` and expects a ParseError at `line` whose message contains
-/// `words`; the error must name the file.
-void expect_parse_error(const grb::test::TempDir& temp, const std::string& name,
-                        const std::string& content, std::size_t line, const std::string& words) {
-  CAPTURE(name);
-  CAPTURE(content);
-  const auto path = temp.write(name, content);
-  try {
-    grb::io::read_graph(path);
-    FAIL("no error for a malformed file");
-  } catch (const grb::ParseError& error) {
-    CAPTURE(std::string(error.what()));
-    CHECK(error.file() == path.string());
-    CHECK(error.line() == line);
-    CHECK(std::string(error.what()).find(words) != std::string::npos);
-    CHECK(error.code() == grb::ErrorCode::parse_error);
-  }
-}
+using grb::test::expect_parse_error;
 
 const std::string banner = "%%MatrixMarket matrix coordinate real general\n";
 
@@ -278,36 +261,18 @@ TEST_CASE("mutated files: every reader either reads them or throws a grb::Error"
   std::filesystem::copy_file(grb::test::data_file("lagraph/west0067.mtx"), temp.path() / "west.mtx");
   temp.write("edges.txt", "# weighted\n0 1 0.5\n1 2 1.5\n2 0 -3\n7,3,1e5\n3\t4\t0\n");
 
-  auto slurp = [](const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  const char replacements[] = {'0', '9', '-', ' ', '\n', '\r', ',', '%', '#', 'e', '.', 'x', '\0', '\x89'};
-  std::uint64_t state = 12345;
-  auto random = [&](std::uint64_t bound) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return (state >> 33) % bound;
-  };
+  grb::test::Damage damage(12345, std::string("09- \n\r,%#e.x\0\x89", 14));
   for (const char* target : {"west.mtx", "edges.txt", "example-directed.v", "example-directed.e",
                              "example-directed.properties", "graph.grb"}) {
     CAPTURE(target);
     const auto path = temp.path() / target;
-    const std::string original = slurp(path);
+    const std::string original = grb::test::slurp(path);
     const auto read_path = std::string(target).rfind("example-directed", 0) == 0
                                ? temp.path() / "example-directed.properties"
                                : path;
     int errors = 0;
     for (int trial = 0; trial < 300; ++trial) {
-      std::string damaged = original;
-      const int edits = 1 + static_cast<int>(random(3));
-      for (int k = 0; k < edits && !damaged.empty(); ++k) {
-        const std::size_t at = random(damaged.size());
-        switch (random(3)) {
-          case 0: damaged[at] = replacements[random(sizeof replacements)]; break;
-          case 1: damaged.resize(at); break;
-          default: damaged.insert(at, 1, replacements[random(sizeof replacements)]); break;
-        }
-      }
+      const std::string damaged = damage(original);
       temp.write(target, damaged);
       try {
         grb::io::read_graph(read_path);

@@ -23,28 +23,7 @@ using Entries = std::vector<Entry>;
 
 namespace {
 
-/// Reads `content` as file `name` (the format from its name, or `format`) and expects a
-/// ParseError at `line` naming the file, whose message contains `words`.
-void expect_parse_error(const grb::test::TempDir& temp, const std::string& name,
-                        const std::string& content, std::size_t line, const std::string& words,
-                        grb::io::ReadOptions options = {}) {
-  CAPTURE(name);
-  CAPTURE(content);
-  const auto path = temp.write(name, content);
-  try {
-    grb::io::read_graph(path, options);
-    FAIL("no error for a malformed file");
-  } catch (const grb::ParseError& error) {
-    CAPTURE(std::string(error.what()));
-    CHECK(error.file() == path.string());
-    CHECK(error.line() == line);
-    CHECK(std::string(error.what()).find(words) != std::string::npos);
-    // read_graph says what it read the file as, and how to ask for another format.
-    CHECK(std::string(error.what()).find(
-              "; if it is another format, pass --format mtx|edges|ldbc|binary|dimacs|metis|tntp)") !=
-          std::string::npos);
-  }
-}
+using grb::test::expect_parse_error;
 
 /// The entries of a text file of `FROM TO WEIGHT` lines (after `skip` header lines, and after
 /// the leading `a` of DIMACS arcs when `letter`), 1-based ids made 0-based, repeated pairs
@@ -519,34 +498,15 @@ TEST_CASE("control characters in the quoted file content are escaped") {
 
 TEST_CASE("mutated DIMACS, METIS and TNTP files: read, or a grb::Error") {
   grb::test::TempDir temp;
-  auto slurp = [](const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  const char replacements[] = {'0', '9', '-', ' ', '\n', '\r', '%', '<', '>', '~', ';', 'a',
-                               'c', 'p', '.', 'x', '\0', '\x89'};
-  std::uint64_t state = 4242;
-  auto random = [&](std::uint64_t bound) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return (state >> 33) % bound;
-  };
+  grb::test::Damage damage(4242, std::string("09- \n\r%<>~;acp.x\0\x89", 18));
   for (const char* source : {"dimacs/gap-4.gr", "metis/lesmis.graph", "metis/example.graph",
                              "tntp/SiouxFalls_net.tntp"}) {
     CAPTURE(source);
-    const std::string original = slurp(grb::test::data_file(source));
+    const std::string original = grb::test::slurp(grb::test::data_file(source));
     const auto path = temp.path() / std::filesystem::path(source).filename();
     int errors = 0;
     for (int trial = 0; trial < 300; ++trial) {
-      std::string damaged = original;
-      const int edits = 1 + static_cast<int>(random(3));
-      for (int k = 0; k < edits && !damaged.empty(); ++k) {
-        const std::size_t at = random(damaged.size());
-        switch (random(3)) {
-          case 0: damaged[at] = replacements[random(sizeof replacements)]; break;
-          case 1: damaged.resize(at); break;
-          default: damaged.insert(at, 1, replacements[random(sizeof replacements)]); break;
-        }
-      }
+      const std::string damaged = damage(original);
       temp.write(path.filename().string(), damaged);
       try {
         const auto graph = grb::io::read_graph(path);

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace grb {
 
@@ -100,5 +101,26 @@ class ValidationFailed : public Error {
  public:
   explicit ValidationFailed(const std::string& m) : Error(ErrorCode::validation_failed, m) {}
 };
+
+/// `text` safe to show on a terminal: control bytes (escape sequences, NUL, line ends) become
+/// \xNN, except that a line end becomes `newline` when one is given (e.g. "; " for one line).
+inline std::string printable(std::string_view text, std::string_view newline = {}) {
+  constexpr char hex[] = "0123456789abcdef";
+  std::string result;
+  result.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n' && !newline.empty()) {
+      result += newline;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      result += "\\x";
+      result += hex[byte >> 4];
+      result += hex[byte & 15];
+    } else {
+      result += c;
+    }
+  }
+  return result;
+}
 
 }  // namespace grb

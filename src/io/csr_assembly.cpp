@@ -177,8 +177,15 @@ Csr<double> assemble_csr(Index nrows, Index ncols, std::vector<Index>&& rows,
         for (Offset e = begin; e < end; ++e) {
           if (out > row_out && block_cols[out - 1] == block_cols[e]) {
             if (block_values) {
-              if (duplicates == Duplicates::sum) block_values[out - 1] += block_values[e];
-              else block_values[out - 1] = block_values[e];
+              double& kept = block_values[out - 1];
+              const double value = block_values[e];
+              switch (duplicates) {
+                case Duplicates::sum: kept += value; break;
+                case Duplicates::last: kept = value; break;
+                case Duplicates::min:
+                  if (kept != kept || value < kept) kept = value;  // a NaN loses to any number
+                  break;
+              }
             }
           } else {
             block_cols[out] = block_cols[e];

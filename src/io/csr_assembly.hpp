@@ -13,6 +13,7 @@ namespace grb::io::detail {
 enum class Duplicates {
   sum,   // add the values, in file order (Matrix Market, as SuiteSparse does)
   last,  // keep the value that came last in the file (edge lists, LDBC)
+  min,   // keep the smallest value, a NaN only alone (parallel roads: DIMACS, METIS, TNTP)
 };
 
 /// True while read_graph runs with ReadOptions::progress: assemble_csr then says on stderr when

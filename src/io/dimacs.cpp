@@ -148,16 +148,8 @@ Graph read_dimacs(const std::filesystem::path& path, const ReadOptions& options)
                          std::to_string(problem->m) + " arcs but the file ends after " +
                          std::to_string(arcs) + " (truncated?)");
 
-  Graph graph;
-  Csr<double> csr =
-      detail::assemble_csr_min(problem->n, std::move(rows), std::move(cols), std::move(weights));
-  if (options.symmetrize) csr = detail::symmetrize_min(csr);
-  graph.matrix = Matrix<double>(std::move(csr));
-  if (options.symmetrize) graph.matrix.mark_symmetric();
-  graph.directed = !options.symmetrize;
-  graph.weighted = true;
-  graph.name = detail::graph_name(path);
-  return graph;
+  return detail::weighted_arcs_graph(problem->n, std::move(rows), std::move(cols),
+                                     std::move(weights), detail::graph_name(path), options);
 }
 
 void write_dimacs(const std::filesystem::path& path, const Graph& graph) {

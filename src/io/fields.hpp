@@ -9,6 +9,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "grb/error.hpp"
 #include "line_reader.hpp"
 
 namespace grb::io::detail {
@@ -51,19 +52,7 @@ inline std::string quoted(std::string_view field) {
   std::string result;
   result.reserve(longest + 5);
   result += '\'';
-  // Control bytes (escape sequences, NUL, line ends) are shown as \xNN, never sent raw to a
-  // terminal.
-  for (const char c : field.substr(0, longest)) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {
-      constexpr char hex[] = "0123456789abcdef";
-      result += "\\x";
-      result += hex[byte >> 4];
-      result += hex[byte & 15];
-    } else {
-      result += c;
-    }
-  }
+  result += printable(field.substr(0, longest));  // never raw control bytes on a terminal
   if (field.size() > longest) result += "...";
   result += '\'';
   return result;

@@ -9,6 +9,7 @@
 #include "fields.hpp"
 #include "grb/io.hpp"
 #include "line_reader.hpp"
+#include "csr_assembly.hpp"
 #include "numbered_graph.hpp"
 
 namespace grb::io {
@@ -198,7 +199,8 @@ Graph read_metis(const std::filesystem::path& path, const ReadOptions& options) 
                      : ""));
 
   Csr<double> csr =
-      detail::assemble_csr_min(header.n, std::move(rows), std::move(cols), std::move(weights));
+      detail::assemble_csr(header.n, header.n, std::move(rows), std::move(cols), std::move(weights),
+                             detail::Duplicates::min);
   // Both ends must list every edge; where they give it different weights, both take the
   // smaller.
   for (Index i = 0; i < csr.nrows; ++i) {

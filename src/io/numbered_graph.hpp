@@ -12,7 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "csr_assembly.hpp"
 #include "fields.hpp"
+#include "grb/io.hpp"
 #include "grb/matrix.hpp"
 #include "grb/types.hpp"
 #include "line_reader.hpp"
@@ -62,53 +64,21 @@ inline Index parse_vertex(std::string_view field, const LineReader& reader, cons
   return static_cast<Index>(value - 1);
 }
 
-/// A host n x n CSR from tuples that lie inside it; repeated (row, column) tuples keep the
-/// smallest value (parallel roads: the shorter one). `values` empty means every value is 1.0.
-/// Consumes the tuple vectors.
-inline Csr<double> assemble_csr_min(Index n, std::vector<Index>&& rows, std::vector<Index>&& cols,
-                                    std::vector<double>&& values) {
-  const bool ones = values.empty();
-  const std::size_t count = rows.size();
-  std::vector<Offset> offsets(std::size_t{n} + 1, 0);
-  for (Index row : rows) ++offsets[std::size_t{row} + 1];
-  std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
-  std::vector<std::pair<Index, double>> slots(count);
-  {
-    std::vector<Offset> next(offsets.begin(), offsets.end() - 1);
-    for (std::size_t e = 0; e < count; ++e)
-      slots[next[rows[e]]++] = {cols[e], ones ? 1.0 : values[e]};
-  }
-  std::vector<Index>().swap(rows);
-  std::vector<Index>().swap(cols);
-  std::vector<double>().swap(values);
-
-  // Each row sorted by (column, value): the first of equal columns is the smallest value.
-  // NaN sorts after every number (a strict weak order), so a NaN is kept only alone.
-  auto before = [](const std::pair<Index, double>& a, const std::pair<Index, double>& b) {
-    if (a.first != b.first) return a.first < b.first;
-    const bool a_nan = a.second != a.second, b_nan = b.second != b.second;
-    if (a_nan || b_nan) return !a_nan && b_nan;
-    return a.second < b.second;
-  };
-  std::size_t kept = 0;
-  std::vector<Offset> new_offsets(std::size_t{n} + 1, 0);
-  for (Index i = 0; i < n; ++i) {
-    auto begin = slots.begin() + static_cast<std::ptrdiff_t>(offsets[i]);
-    auto end = slots.begin() + static_cast<std::ptrdiff_t>(offsets[i + 1]);
-    if (!std::is_sorted(begin, end, before)) std::stable_sort(begin, end, before);
-    for (auto it = begin; it != end; ++it)
-      if (it == begin || it->first != (it - 1)->first) slots[kept++] = *it;
-    new_offsets[std::size_t{i} + 1] = kept;
-  }
-  Csr<double> csr{n, n, grb::detail::Array<Offset>(std::size_t{n} + 1, Backend::cpu),
-                  grb::detail::Array<Index>(kept, Backend::cpu),
-                  grb::detail::Array<double>(kept, Backend::cpu)};
-  std::copy(new_offsets.begin(), new_offsets.end(), csr.row_offsets.begin());
-  for (std::size_t e = 0; e < kept; ++e) {
-    csr.col_indices[e] = slots[e].first;
-    csr.values[e] = slots[e].second;
-  }
-  return csr;
+/// The graph of a road network's weighted arcs (DIMACS, TNTP): directed unless
+/// options.symmetrize; parallel arcs keep the smallest weight (the shorter road).
+inline Graph weighted_arcs_graph(Index n, std::vector<Index>&& rows, std::vector<Index>&& cols,
+                                 std::vector<double>&& weights, std::string name,
+                                 const ReadOptions& options) {
+  Csr<double> csr = assemble_csr(n, n, std::move(rows), std::move(cols), std::move(weights),
+                                 Duplicates::min);
+  Graph graph;
+  if (options.symmetrize) csr = symmetrize_min(csr);
+  graph.matrix = Matrix<double>(std::move(csr));
+  if (options.symmetrize) graph.matrix.mark_symmetric();
+  graph.directed = !options.symmetrize;
+  graph.weighted = true;
+  graph.name = std::move(name);
+  return graph;
 }
 
 }  // namespace grb::io::detail

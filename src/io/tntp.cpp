@@ -202,17 +202,11 @@ Graph read_tntp(const std::filesystem::path& path, const ReadOptions& options) {
                          " links: more than 2^20 + 8 per link is no road network (a corrupt "
                          "header?)");
 
-  Graph graph;
-  Csr<double> csr = detail::assemble_csr_min(n, std::move(rows), std::move(cols), std::move(weights));
-  if (options.symmetrize) csr = detail::symmetrize_min(csr);
-  graph.matrix = Matrix<double>(std::move(csr));
-  if (options.symmetrize) graph.matrix.mark_symmetric();
-  graph.directed = !options.symmetrize;
-  graph.weighted = true;
   // "SiouxFalls_net.tntp" is the network SiouxFalls.
-  graph.name = detail::graph_name(path);
-  if (graph.name.size() > 4 && graph.name.ends_with("_net")) graph.name.resize(graph.name.size() - 4);
-  return graph;
+  std::string name = detail::graph_name(path);
+  if (name.size() > 4 && name.ends_with("_net")) name.resize(name.size() - 4);
+  return detail::weighted_arcs_graph(n, std::move(rows), std::move(cols), std::move(weights),
+                                     std::move(name), options);
 }
 
 }  // namespace grb::io
