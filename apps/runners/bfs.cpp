@@ -1,4 +1,5 @@
 // BFS through the engine interface: the engine's prepare() does its own copies and setup.
+#include <algorithm>
 #include <limits>
 
 #include "../runner.hpp"
@@ -7,15 +8,15 @@
 namespace grb::app {
 namespace {
 
-class BfsRunner final : public Runner {
+class BfsRunner final : public EngineRunner<bfs::Engine, bfs::Result> {
  public:
-  explicit BfsRunner(const bfs::EngineInfo& info) : engine_(info.make()) {}
+  explicit BfsRunner(const bfs::EngineInfo& info) : EngineRunner(info.make()) {}
 
   void prepare(const io::Graph& graph) override { engine_->prepare(pattern(graph.matrix)); }
 
   void run(Index source) override {
     engine_->run(source, bfs::Options{.parents = true, .level_timing = level_timing_});
-    result_.stale();
+    ran();
   }
 
   std::vector<double> values() const override {
@@ -36,20 +37,37 @@ class BfsRunner final : public Runner {
     return validate::bfs(graph.matrix, source, searched.level, searched.parent);
   }
 
+  std::string validated_on() const override { return device_validates() ? "device" : "host"; }
+
+  Work work() const override {
+    const bfs::Result& searched = result();
+    Work work;
+    std::int32_t deepest = -1;
+    for (std::int32_t level : searched.level) deepest = std::max(deepest, level);
+    work.levels = deepest + 1;
+    if (engine_->counts_levels()) {
+      std::uint64_t inspected = 0;
+      for (const bfs::LevelStats& level : searched.levels) inspected += level.edges_inspected;
+      work.edges_inspected = inspected;
+    }
+    return work;
+  }
+
+  std::string chosen() const override { return std::string(engine_->chosen()); }
+
   std::vector<bfs::LevelStats> level_stats() const override { return result().levels; }
 
   bool counts_levels() const override { return engine_->counts_levels(); }
 
   void time_levels(bool on) override { level_timing_ = on; }
 
- private:
-  std::unique_ptr<bfs::Engine> engine_;
-  bool level_timing_ = false;
-  LastResult<bfs::Result> result_;
+ protected:
+  std::string_view values_noun() const override { return "levels"; }
 
-  const bfs::Result& result() const {
-    return result_.get([&] { return engine_->result(); });
-  }
+  std::optional<Tree> tree() const override { return Tree{result().parent, false}; }
+
+ private:
+  bool level_timing_ = false;
 };
 
 }  // namespace

@@ -9,15 +9,15 @@
 namespace grb::app {
 namespace {
 
-class CcRunner final : public Runner {
+class CcRunner final : public EngineRunner<cc::Engine, cc::Result> {
  public:
-  explicit CcRunner(const cc::EngineInfo& info) : engine_(info.make()) {}
+  explicit CcRunner(const cc::EngineInfo& info) : EngineRunner(info.make()) {}
 
   void prepare(const io::Graph& graph) override { engine_->prepare(pattern(graph.matrix)); }
 
   void run(Index) override {
     engine_->run();
-    label_.stale();
+    ran();
   }
 
   std::vector<double> values() const override {
@@ -29,13 +29,17 @@ class CcRunner final : public Runner {
     return validate::components(graph.matrix, std::span<const Index>(labels()));
   }
 
- private:
-  std::unique_ptr<cc::Engine> engine_;
-  LastResult<std::vector<Index>> label_;
-
-  const std::vector<Index>& labels() const {
-    return label_.get([&] { return engine_->result().label; });
+  Work work() const override {
+    Work work;
+    work.rounds = result().stats.iterations;
+    return work;
   }
+
+ protected:
+  std::string_view values_noun() const override { return "labels"; }
+
+ private:
+  const std::vector<Index>& labels() const { return result().label; }
 };
 
 }  // namespace

@@ -8,10 +8,10 @@
 namespace grb::app {
 namespace {
 
-class SsspRunner final : public Runner {
+class SsspRunner final : public EngineRunner<sssp::Engine, sssp::Result> {
  public:
   SsspRunner(const sssp::EngineInfo& info, const sssp::Options& options)
-      : engine_(info.make()), options_(options) {
+      : EngineRunner(info.make()), options_(options) {
     options_.parents = true;  // validation needs the tree
   }
 
@@ -19,7 +19,7 @@ class SsspRunner final : public Runner {
 
   void run(Index source) override {
     engine_->run(source, options_);
-    result_.stale();
+    ran();
   }
 
   std::vector<double> values() const override { return result().distance; }
@@ -34,14 +34,25 @@ class SsspRunner final : public Runner {
     return validate::sssp(graph.matrix, source, distance, parent);
   }
 
- private:
-  std::unique_ptr<sssp::Engine> engine_;
-  sssp::Options options_;
-  LastResult<sssp::Result> result_;
+  std::string validated_on() const override { return device_validates() ? "device" : "host"; }
 
-  const sssp::Result& result() const {
-    return result_.get([&] { return engine_->result(); });
+  Work work() const override {
+    const sssp::Stats& stats = result().stats;
+    Work work;
+    work.rounds = stats.iterations;
+    work.buckets = stats.phases;
+    if (stats.relaxations > 0) work.edges_inspected = stats.relaxations;
+    if (stats.delta > 0) work.delta = stats.delta;
+    return work;
   }
+
+ protected:
+  std::string_view values_noun() const override { return "distances"; }
+
+  std::optional<Tree> tree() const override { return Tree{result().parent, true}; }
+
+ private:
+  sssp::Options options_;
 };
 
 }  // namespace

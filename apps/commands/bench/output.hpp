@@ -12,7 +12,7 @@
 
 #include "grb/io.hpp"
 #include "selection.hpp"
-#include "subject.hpp"
+#include "../../runner.hpp"
 
 namespace grb::app::bench {
 

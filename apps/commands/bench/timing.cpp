@@ -158,14 +158,14 @@ class Bench {
     progress_ << "bench: " << describe_entry(graph, entry) << ": " << roots.size()
               << " root(s) x " << options_.runs << " run(s)" << std::flush;
 
-    const std::unique_ptr<Subject> subject = make_subject(entry, delta);
-    subject->validate_against(validator);
+    const std::unique_ptr<Runner> runner = make_runner(entry, delta);
+    runner->validate_against(validator);
     EntryRun run{&graph, loaded.load_ms, entry, {}, 0, 0, options_.warm};
     const Clock::time_point prepared = Clock::now();
-    subject->prepare(graph);
+    runner->prepare(graph);
     run.prepare_ms = milliseconds_since(prepared);
-    run.chosen = summary.chosen = subject->chosen();
-    run.device_bytes = summary.device_bytes = subject->device_bytes();
+    run.chosen = summary.chosen = runner->chosen();
+    run.device_bytes = summary.device_bytes = runner->device_bytes();
 
     if (references.empty()) {  // the first engine of its algorithm on this graph: untimed
       // Under --seconds too: a root left without a reference gets one from the first run
@@ -173,12 +173,12 @@ class Bench {
       references.resize(roots.size());
       const Clock::time_point start = Clock::now();
       for (std::size_t r = 0; r < roots.size() && !out_of_time(r, start); ++r) {
-        subject->run(roots[r]);
-        (void)subject->check(graph, roots[r], references[r]);  // a failure: the timed run says
+        runner->run(roots[r]);
+        (void)runner->check(graph, roots[r], references[r]);  // a failure: the timed run says
       }
     }
-    subject->run(roots.front());  // warm-up: module load, first touch, lazily built transposes
-    if (entry.delta_factor > 0 && !subject->work().delta) {
+    runner->run(roots.front());  // warm-up: module load, first touch, lazily built transposes
+    if (entry.delta_factor > 0 && !runner->work().delta) {
       progress_ << std::endl;
       std::cerr << "bench: " << describe_entry(graph, entry)
                 << ": the engine has no bucket width; --delta-factors does not apply" << std::endl;
@@ -196,17 +196,17 @@ class Bench {
       root.root = external_vertex(graph, roots[r]);
       std::string problem;
       for (int k = 0; k < options_.runs && problem.empty(); ++k) {
-        if (options_.warm) subject->run(roots[r]);
+        if (options_.warm) runner->run(roots[r]);
         const Clock::time_point start = Clock::now();
-        subject->run(roots[r]);
+        runner->run(roots[r]);
         root.run_ms.push_back(milliseconds_since(start));
-        problem = subject->check(graph, roots[r], references[r]);
+        problem = runner->check(graph, roots[r], references[r]);
       }
-      if (problem.empty() && subject->counts_levels()) {
-        subject->time_levels(true);
-        subject->run(roots[r]);
-        subject->time_levels(false);
-        problem = subject->check(graph, roots[r], references[r]);
+      if (problem.empty() && runner->counts_levels()) {
+        runner->time_levels(true);
+        runner->run(roots[r]);
+        runner->time_levels(false);
+        problem = runner->check(graph, roots[r], references[r]);
         if (!problem.empty()) problem += " (the run with per-level timing)";
       }
       if (!problem.empty()) {
@@ -218,10 +218,10 @@ class Bench {
       }
       root.median_ms = median(root.run_ms);
       root.input_edges = references[r].input_edges;
-      root.work = subject->work();
-      root.levels = subject->level_stats();
-      root.levels_counted = subject->counts_levels();
-      root.validated_on = subject->validated_on();
+      root.work = runner->work();
+      root.levels = runner->level_stats();
+      root.levels_counted = runner->counts_levels();
+      root.validated_on = runner->validated_on();
       if (json_.is_open())
         json_ << root_record(run, root, device, options_.commit, date_).dump() << '\n'
               << std::flush;
