@@ -37,13 +37,24 @@ namespace grb_fuzz {
 
 namespace fs = std::filesystem;
 
-/// The per-process folder the inputs are written to; removed at exit.
+/// The per-process folder the inputs are written to; removed at exit. Processes that end
+/// without exit handlers (crashes, libFuzzer's fork-mode workers) leave theirs behind, and in
+/// /dev/shm that is memory: the folders of processes that are gone are removed first.
 inline const fs::path& work_dir() {
   static const fs::path dir = [] {
     std::error_code error;
     const fs::path base = fs::is_directory("/dev/shm", error) ? fs::path("/dev/shm")
                                                                : fs::temp_directory_path();
-    fs::path path = base / ("grb-fuzz-" + std::to_string(::getpid()));
+    const std::string prefix = "grb-fuzz-";
+    for (const fs::directory_entry& entry : fs::directory_iterator(base, error)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind(prefix, 0) != 0) continue;
+      const std::string pid = name.substr(prefix.size());
+      if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::error_code ignored;
+      if (!fs::exists("/proc/" + pid, ignored)) fs::remove_all(entry.path(), ignored);
+    }
+    fs::path path = base / (prefix + std::to_string(::getpid()));
     fs::create_directories(path);
     std::atexit([] {
       std::error_code ignored;
