@@ -125,3 +125,34 @@ TEST_CASE("control bytes from a file are escaped in messages") {
   CHECK(message.find('\x07') == std::string::npos);
   CHECK(message.find("\\x1b[31mred\\x07") != std::string::npos);
 }
+
+TEST_CASE("a binary graph's flags must fit its matrix") {
+  grb::test::TempDir temp;
+  grb::io::Graph graph;
+  graph.matrix = grb::Matrix<double>(3, 4);
+  graph.matrix.build(std::vector<grb::Index>{0, 2}, std::vector<grb::Index>{3, 1},
+                     std::vector<double>{1.0, 2.0});
+  graph.directed = false;  // but not square
+  grb::io::write_binary(temp.path() / "rectangular.grb", graph);
+  CHECK_THROWS_WITH_AS(grb::io::read_binary(temp.path() / "rectangular.grb"),
+                       doctest::Contains("flagged undirected, but the matrix is 3 x 4"),
+                       grb::ParseError);
+  graph.matrix = grb::Matrix<double>(3, 3);
+  graph.directed = true;
+  graph.source = 7;  // not a vertex
+  grb::io::write_binary(temp.path() / "source.grb", graph);
+  CHECK_THROWS_WITH_AS(grb::io::read_binary(temp.path() / "source.grb"),
+                       doctest::Contains("source vertex 7 is not a vertex"), grb::ParseError);
+  graph.source = 2;
+  grb::io::write_binary(temp.path() / "fine.grb", graph);
+  CHECK(grb::io::read_binary(temp.path() / "fine.grb").source == std::optional<std::uint64_t>{2});
+}
+
+TEST_CASE("an LDBC properties file naming a device is refused, not read") {
+  grb::test::TempDir temp;
+  temp.write("g.properties",
+             "graph.g.vertex-file = /dev/zero\ngraph.g.edge-file = g.e\ngraph.g.directed = true\n");
+  temp.write("g.e", "1 2\n");
+  CHECK_THROWS_WITH_AS(grb::io::read_graph(temp.path() / "g.properties"),
+                       doctest::Contains("/dev/zero is not a regular file"), grb::IoError);
+}

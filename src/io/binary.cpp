@@ -228,6 +228,17 @@ Graph read_binary(const std::filesystem::path& path) {
     }
   }
 
+  // The flags must fit the matrix: an undirected graph is square, a source is one of its
+  // vertices (a file's own id where it has them).
+  if (!(header.flags & directed) && nrows != ncols)
+    in.fail("flagged undirected, but the matrix is " + std::to_string(nrows) + " x " +
+            std::to_string(ncols));
+  if ((header.flags & has_source) &&
+      (ids ? std::find(graph.vertex_ids.begin(), graph.vertex_ids.end(), header.source) ==
+                 graph.vertex_ids.end()
+           : header.source >= nrows))
+    in.fail("source vertex " + std::to_string(header.source) + " is not a vertex of the graph");
+
   graph.matrix = Matrix<double>(std::move(csr));
   graph.directed = header.flags & directed;
   graph.weighted = header.flags & weighted;

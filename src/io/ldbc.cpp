@@ -216,6 +216,13 @@ Graph read_ldbc(const std::filesystem::path& path, const ReadOptions& options) {
                   layout.vertex_file.string() + " and " + layout.edge_file.string());
   }
 
+  // A properties file names its data files: plain files only, never a device or a pipe that
+  // would block the reader.
+  for (const fs::path& file : {layout.vertex_file, layout.edge_file})
+    if (!fs::is_regular_file(file))
+      throw IoError("cannot read LDBC graph " + path.string() + ": " + file.string() +
+                    " is not a regular file");
+
   Graph graph;
   graph.vertex_ids = read_vertex_file(layout.vertex_file, options.progress);
   const VertexLookup lookup(graph.vertex_ids);

@@ -118,8 +118,9 @@ LineReader::LineReader(const std::filesystem::path& path, bool progress)
   }
   // Small files get a buffer of their size: many small reads (tests, LDBC property files)
   // should not each pay for a 16 MB allocation.
-  buffer_.resize(gzip ? chunk_bytes
-                      : static_cast<std::size_t>(std::clamp<std::uint64_t>(file_bytes_ + 1, 4096, chunk_bytes)));
+  // A gzip file's text is some times its size: start at 8 times that and grow for long lines.
+  const std::uint64_t expected_text = gzip ? 8 * file_bytes_ : file_bytes_ + 1;
+  buffer_.resize(static_cast<std::size_t>(std::clamp<std::uint64_t>(expected_text, 4096, chunk_bytes)));
 }
 
 LineReader::~LineReader() = default;
