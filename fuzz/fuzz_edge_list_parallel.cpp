@@ -1,7 +1,6 @@
-// Edge lists through the parallel reader (text of 1 MiB and more, src/io/text_pieces): the
-// input is padded past 2 MiB by a long comment line and repeated after it (read_padded).
+// Edge lists through the parallel reader (src/io/text_pieces), cut into pieces from 8 bytes on
+// (GRB_FUZZ_PARALLEL_PIECES, see fuzz_input.hpp).
+#define GRB_FUZZ_PARALLEL_PIECES
 #include "fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return grb_fuzz::read_padded(grb::io::Format::edge_list, ".txt", 0, '#', data, size);
-}
+GRB_FUZZ_TEXT_READER(grb::io::Format::edge_list, ".txt")

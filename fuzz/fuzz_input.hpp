@@ -32,6 +32,7 @@
 
 #include "grb/error.hpp"
 #include "grb/io.hpp"
+#include "io/text_pieces.hpp"
 
 namespace grb_fuzz {
 
@@ -69,8 +70,7 @@ inline const fs::path& work_dir() {
 inline fs::path work_file(const std::string& name) { return work_dir() / name; }
 
 /// Writes the bytes as the whole file; aborts when it cannot, since a target that silently reads
-/// a stale file would fuzz nothing. The file is overwritten in place and then cut to size (not
-/// truncated first), so that the 2 MiB of the padded targets keep their tmpfs pages.
+/// a stale file would fuzz nothing. The file is overwritten in place and then cut to size.
 inline void write_file(const fs::path& path, const void* data, std::size_t size) {
   const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   bool ok = file >= 0;
@@ -155,40 +155,6 @@ inline int read_text(grb::io::Format format, const char* extension, const std::u
   return 0;
 }
 
-/// Text of at least this many bytes reaches the parallel readers (src/io/text_pieces) with two
-/// pieces: parse_workers gives one piece per MiB (and at most one per core).
-inline constexpr std::size_t padded_bytes = (std::size_t{2} << 20) + 4096;
-
-/// The parallel path of the text readers, cheaply: the input's first `header_lines` lines
-/// (the Matrix Market banner and size line), then the rest of the input (the body), then one
-/// comment line of ~2 MiB (`comment` and dashes), then the body again:
-///   HEADER BODY "\n" COMMENT-PAD "\n" BODY
-/// The file is then cut into two pieces at the comment line, and each piece holds a copy of the
-/// body's entries (both pieces' slots are filled and closed up). Scanning one long comment line
-/// costs a memchr, so this stays at a few hundred executions a second. A Matrix Market size line
-/// must count the body's entries twice for the parallel parse to take the file (libFuzzer's
-/// comparison tracing finds that); otherwise the one-line-at-a-time parse reads the padded file.
-inline int read_padded(grb::io::Format format, const char* extension, int header_lines,
-                       char comment, const std::uint8_t* data, std::size_t size) {
-  const std::string_view input(reinterpret_cast<const char*>(data), size);
-  std::size_t body = 0;
-  for (int line = 0; line < header_lines && body < input.size(); ++line) {
-    const std::size_t newline = input.find('\n', body);
-    body = newline == std::string_view::npos ? input.size() : newline + 1;
-  }
-  static std::string text;
-  text.assign(input);
-  text += '\n';
-  text += comment;
-  text.append(padded_bytes - 2, '-');  // not blanks: trim() would walk back over them all
-  text += '\n';
-  text.append(input.substr(body));
-  const fs::path path = work_file(std::string("g") + extension);
-  write_file(path, text);
-  read_and_check(path, format, size % 2 == 1);
-  return 0;
-}
-
 }  // namespace grb_fuzz
 
 /// Before the first input: the readers refuse a graph whose declared sizes need more host memory
@@ -197,8 +163,17 @@ inline int read_padded(grb::io::Format format, const char* extension, int header
 /// keeps a tiny file that declares a legitimately huge (empty) matrix from being a finding; an
 /// out-of-memory that remains is a reader allocating more than it checked. An explicit
 /// GRB_HOST_MEMORY_LIMIT in the environment is kept.
+///
+/// A target that defines GRB_FUZZ_PARALLEL_PIECES before including this header fuzzes the
+/// parallel half of the text readers (src/io/text_pieces): text of 8 bytes and more is cut into
+/// up to 3 pieces, each parsed by its own thread, where a normal run cuts only text of 1 MiB and
+/// more. Small inputs then reach piece boundaries, the pieces' line counts and the joins at
+/// thousands of executions a second.
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   ::setenv("GRB_HOST_MEMORY_LIMIT", "1G", 0);
+#ifdef GRB_FUZZ_PARALLEL_PIECES
+  grb::io::detail::piece_sizing() = {.piece_bytes = 8, .max_pieces = 3};
+#endif
   return 0;
 }
 

@@ -1,8 +1,6 @@
-// Matrix Market through the parallel reader (entries of 1 MiB and more, src/io/text_pieces):
-// banner and size line (the input's first two lines), then the rest of the input, a ~2 MiB
-// comment line, and the rest again (read_padded).
+// Matrix Market through the parallel reader (src/io/text_pieces), whose entries are cut into
+// pieces from 8 bytes on (GRB_FUZZ_PARALLEL_PIECES, see fuzz_input.hpp).
+#define GRB_FUZZ_PARALLEL_PIECES
 #include "fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return grb_fuzz::read_padded(grb::io::Format::matrix_market, ".mtx", 2, '%', data, size);
-}
+GRB_FUZZ_TEXT_READER(grb::io::Format::matrix_market, ".mtx")

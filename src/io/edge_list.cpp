@@ -171,7 +171,8 @@ std::optional<bool> first_edge_weighted(std::string_view text) {
 /// met a line it does not take: parse_edges then reads the file from the start and reports the
 /// first problem at its exact line.
 bool parse_edges_in_parallel(const detail::LineReader& reader, Edges& edges) {
-  if (reader.compressed() || reader.file_bytes() < detail::parallel_threshold_bytes) return false;
+  if (reader.compressed() || reader.file_bytes() < detail::piece_sizing().piece_bytes)
+    return false;
   const detail::MappedText mapped(reader.file_name(), 0);
   const std::optional<bool> weighted = first_edge_weighted(mapped.text());
   if (!weighted) return false;

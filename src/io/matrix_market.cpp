@@ -254,7 +254,7 @@ bool parse_piece(std::string_view piece, const Header& header, Index nrows, Inde
 bool parse_entries_in_parallel(const LineReader& reader, const Header& header, Index nrows,
                                Index ncols, std::uint64_t entries, Entries& parsed) {
   if (reader.compressed() ||
-      reader.file_bytes() < reader.offset() + detail::parallel_threshold_bytes)
+      reader.file_bytes() < reader.offset() + detail::piece_sizing().piece_bytes)
     return false;
   const detail::MappedText mapped(reader.file_name(), reader.offset());
   const std::vector<std::string_view> pieces =

@@ -45,9 +45,17 @@ MappedText::~MappedText() {
   if (base_) ::munmap(base_, mapped_bytes_);
 }
 
+PieceSizing& piece_sizing() {
+  static PieceSizing sizing;
+  return sizing;
+}
+
 std::size_t parse_workers(std::uint64_t bytes) {
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t by_size = static_cast<std::size_t>(bytes / parallel_threshold_bytes);
+  const PieceSizing& sizing = piece_sizing();
+  const std::size_t cores = sizing.max_pieces > 0
+                                ? sizing.max_pieces
+                                : std::size_t{std::max(1u, std::thread::hardware_concurrency())};
+  const std::size_t by_size = static_cast<std::size_t>(bytes / sizing.piece_bytes);
   return std::clamp<std::size_t>(std::min(cores, by_size), 1, 256);
 }
 

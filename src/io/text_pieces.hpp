@@ -15,9 +15,17 @@
 
 namespace grb::io::detail {
 
-/// Text below this many bytes is parsed by LineReader alone: threads would cost more than
-/// they save, and every small file (the tests' malformed ones too) keeps one code path.
-inline constexpr std::uint64_t parallel_threshold_bytes = std::uint64_t{1} << 20;
+/// How text is cut for the parallel parse. Text under `piece_bytes` is parsed by LineReader
+/// alone (threads would cost more than they save, and every small file, the tests' malformed
+/// ones too, keeps one code path); larger text gets one piece per `piece_bytes`, at most
+/// `max_pieces` (0: one per core). Process-wide and read-only in normal use; the fuzz targets
+/// of the parallel readers shrink both once at start, so that inputs of a few bytes take the
+/// parallel path with several pieces.
+struct PieceSizing {
+  std::uint64_t piece_bytes = std::uint64_t{1} << 20;
+  std::size_t max_pieces = 0;
+};
+PieceSizing& piece_sizing();
 
 /// A read-only memory map of a file from byte `offset` to its end.
 class MappedText {
@@ -36,7 +44,8 @@ class MappedText {
   std::string_view text_;
 };
 
-/// How many threads parse `bytes` of text: one per core, but none with less than a megabyte.
+/// How many threads parse `bytes` of text: one per piece_sizing().piece_bytes, at most one per
+/// core (or piece_sizing().max_pieces).
 std::size_t parse_workers(std::uint64_t bytes);
 
 /// `text` cut into at most `parts` pieces, each ending just after a '\n' (the last one at the
