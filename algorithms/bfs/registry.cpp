@@ -6,7 +6,7 @@
 #include "engine_table.hpp"
 #include "bfs/linear_algebra_engine.hpp"
 #if GRB_WITH_CUDA
-#include "bfs/frontier/engines.hpp"
+#include "bfs/cuda/engines.hpp"
 #endif
 
 namespace grb::bfs {
@@ -32,32 +32,32 @@ const std::vector<EngineInfo>& engines() {
       {"linalg", "masked vxm per level over any.secondi (grb operations only)", Backend::cuda,
        make_linear_algebra_cuda},
       {"vertex-push", "thread per vertex over out-edges; idempotent writes, no atomics",
-       Backend::cuda, frontier::make_vertex_push},
+       Backend::cuda, kernels::make_vertex_push},
       {"vertex-pull", "thread per unvisited vertex over in-edges; stops at the first parent",
-       Backend::cuda, frontier::make_vertex_pull},
+       Backend::cuda, kernels::make_vertex_pull},
       {"edge-centric", "thread per edge (COO); every level reads every edge", Backend::cuda,
-       frontier::make_edge_centric},
+       kernels::make_edge_centric},
       {"frontier-queue", "thread per frontier vertex; atomicCAS level, atomicAdd queue tail",
-       Backend::cuda, frontier::make_frontier_queue},
+       Backend::cuda, kernels::make_frontier_queue},
       {"frontier-privatized",
        "frontier queue with a block-local shared-memory next frontier and overflow",
-       Backend::cuda, frontier::make_frontier_privatized},
+       Backend::cuda, kernels::make_frontier_privatized},
       {"warp-cooperative", "warp per frontier vertex; ballot/popc compaction, one atomic per warp",
-       Backend::cuda, frontier::make_warp_cooperative},
+       Backend::cuda, kernels::make_warp_cooperative},
       {"bucketed", "lists split by degree: thread / warp / block per vertex (Merrill-Garland)",
-       Backend::cuda, frontier::make_bucketed},
+       Backend::cuda, kernels::make_bucketed},
       {"load-balanced", "thread per frontier edge: scan of degrees + binary search of owners",
-       Backend::cuda, frontier::make_load_balanced},
+       Backend::cuda, kernels::make_load_balanced},
       {"single-block", "many small levels per launch in one block; grid levels when it overflows",
-       Backend::cuda, frontier::make_single_block},
+       Backend::cuda, kernels::make_single_block},
       {"direction-optimized", "push from a queue, pull over a bitmap when the frontier is large",
-       Backend::cuda, frontier::make_direction_optimized},
+       Backend::cuda, kernels::make_direction_optimized},
       {"persistent", "one cooperative launch for the whole search; a grid barrier per level",
-       Backend::cuda, frontier::make_persistent},
+       Backend::cuda, kernels::make_persistent},
       {"cub-select", "plain-store expansion; next frontier compacted by cub::DeviceSelect",
-       Backend::cuda, frontier::make_cub_select},
+       Backend::cuda, kernels::make_cub_select},
       {"auto", "picks persistent, direction-optimized or bucketed from the graph's shape",
-       Backend::cuda, frontier::make_auto},
+       Backend::cuda, kernels::make_auto},
 #endif
   };
   return table;

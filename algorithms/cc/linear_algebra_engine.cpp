@@ -1,4 +1,4 @@
-// The FastSV engine of a cpu-only grb. With CUDA, frontier/linear_algebra.cu builds both
+// The FastSV engine of a cpu-only grb. With CUDA, cuda/linear_algebra.cu builds both
 // backends' engines instead, with nvcc, so that only one definition of the algorithm's template
 // instances exists (nvcc's sees the cuda operations, the host compiler's would not).
 #if !GRB_WITH_CUDA

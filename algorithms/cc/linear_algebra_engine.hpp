@@ -1,6 +1,6 @@
 // The linear-algebra FastSV (fastsv.hpp) behind the engine interface, on either backend, so
 // that it sits in the same table as the hand-written kernels. The template is instantiated where
-// the cuda operations are visible: by nvcc in frontier/linear_algebra.cu when grb has CUDA,
+// the cuda operations are visible: by nvcc in cuda/linear_algebra.cu when grb has CUDA,
 // else in linear_algebra_engine.cpp (cpu only), as the BFS linear-algebra engine is.
 #pragma once
 

@@ -7,7 +7,7 @@
 #include "cc/linear_algebra_engine.hpp"
 #include "grb/error.hpp"
 #if GRB_WITH_CUDA
-#include "cc/frontier/engines.hpp"
+#include "cc/cuda/engines.hpp"
 #endif
 
 namespace grb::cc {
@@ -29,10 +29,10 @@ const std::vector<EngineInfo>& engines() {
        Backend::cuda, make_fastsv_cuda},
       {"label-propagation",
        "min label over neighbours, pushed from a worklist of vertices whose label fell",
-       Backend::cuda, frontier::make_label_propagation},
+       Backend::cuda, kernels::make_label_propagation},
       {"hook-jump",
        "union-find hooking and pointer jumping; sampled neighbours, largest component skipped",
-       Backend::cuda, frontier::make_hook_jump},
+       Backend::cuda, kernels::make_hook_jump},
 #endif
   };
   return table;

@@ -1,7 +1,7 @@
 // The linear-algebra SSSP formulations (bellman_ford.hpp, delta_stepping.hpp) behind the engine
 // interface, on either backend, so that they sit in the same table as the hand-written kernels.
 // The template is instantiated where the cuda operations are visible: by nvcc in
-// frontier/linear_algebra.cu when grb has CUDA, else in linear_algebra_engine.cpp (cpu only).
+// cuda/linear_algebra.cu when grb has CUDA, else in linear_algebra_engine.cpp (cpu only).
 #pragma once
 
 #include <limits>

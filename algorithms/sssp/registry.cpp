@@ -8,7 +8,7 @@
 #include "engine_table.hpp"
 #include "sssp/linear_algebra_engine.hpp"
 #if GRB_WITH_CUDA
-#include "sssp/frontier/engines.hpp"
+#include "sssp/cuda/engines.hpp"
 #endif
 
 namespace grb::sssp {
@@ -46,12 +46,12 @@ const std::vector<EngineInfo>& engines() {
       {"delta-stepping", delta_stepping_description, Backend::cuda, make_delta_stepping_cuda},
       {"frontier-bellman-ford",
        "worklist of improved vertices; ordered-bits atomicMin, one queue slot per vertex per round",
-       Backend::cuda, frontier::make_frontier_bellman_ford},
+       Backend::cuda, kernels::make_frontier_bellman_ford},
       {"near-far", "delta-stepping worklist: near queue below the split, far pile above it",
-       Backend::cuda, frontier::make_near_far},
+       Backend::cuda, kernels::make_near_far},
       {"near-far-persistent",
        "near-far in one cooperative launch: grid barriers between rounds, the split on the device",
-       Backend::cuda, frontier::make_near_far_persistent},
+       Backend::cuda, kernels::make_near_far_persistent},
 #endif
   };
   return table;

@@ -1,5 +1,5 @@
 // The linear-algebra triangle count (linear_algebra.hpp) behind the engine interface, on either
-// backend. Instantiated by nvcc in frontier/linear_algebra.cu when grb has CUDA, else in
+// backend. Instantiated by nvcc in cuda/linear_algebra.cu when grb has CUDA, else in
 // linear_algebra_engine.cpp (cpu only), as the BFS and CC linear-algebra engines are.
 #pragma once
 

@@ -7,7 +7,7 @@
 #include "engine_table.hpp"
 #include "tc/linear_algebra_engine.hpp"
 #if GRB_WITH_CUDA
-#include "tc/frontier/engines.hpp"
+#include "tc/cuda/engines.hpp"
 #endif
 
 namespace grb::tc {
@@ -29,7 +29,7 @@ const std::vector<EngineInfo>& engines() {
        Backend::cuda, make_linear_algebra_cuda},
       {"merge",
        "sorted-list merge per edge of the degree-ordered DAG; a warp per edge for long lists",
-       Backend::cuda, frontier::make_merge},
+       Backend::cuda, kernels::make_merge},
 #endif
   };
   return table;

@@ -22,8 +22,8 @@
 #include <string>
 
 #include "grb/array.hpp"
-#include "grb/cuda/check.cuh"
-#include "grb/cuda/launch.cuh"
+#include "grb/cuda/primitives.cuh"
+#include "grb/cuda/runtime.cuh"
 
 namespace grb::validate {
 namespace {
@@ -46,12 +46,8 @@ constexpr std::array<const char*, rules> rule_names{
     "a level or distance out of range", "parent presence", "a parent out of range",
     "a parent edge", "an edge rule", "a parent chain that misses the source"};
 
-struct Graph {
-  Index n;
-  Offset nvals;
-  const Offset* offsets;
-  const Index* columns;
-};
+/// The graph's pattern; its values (weights) are passed beside it.
+using Graph = cuda::detail::GraphView;
 
 __device__ void report(unsigned long long* first, Rule rule, Index v) {
   atomicMin(first + rule, static_cast<unsigned long long>(v));
@@ -60,13 +56,13 @@ __device__ void report(unsigned long long* first, Rule rule, Index v) {
 /// The position of entry (i, j), or nvals when absent: the first match in the sorted row, as the
 /// host validator's find_edge.
 __device__ Offset find_edge(const Graph& g, Index i, Index j) {
-  Offset low = g.offsets[i], high = g.offsets[i + 1];
+  Offset low = g.row_offsets[i], high = g.row_offsets[i + 1];
   while (low < high) {
     const Offset middle = low + (high - low) / 2;
-    if (g.columns[middle] < j) low = middle + 1;
+    if (g.col_indices[middle] < j) low = middle + 1;
     else high = middle;
   }
-  return low < g.offsets[i + 1] && g.columns[low] == j ? low : g.nvals;
+  return low < g.row_offsets[i + 1] && g.col_indices[low] == j ? low : g.nvals;
 }
 
 /// Entries per thread in the edge passes: one binary search finds the row of a thread's first
@@ -79,15 +75,10 @@ __device__ void for_each_entry(const Graph& g, Visit visit) {
   const Offset threads = Offset(gridDim.x) * blockDim.x;
   for (Offset start = (Offset(blockIdx.x) * blockDim.x + threadIdx.x) * entries_per_thread;
        start < g.nvals; start += threads * entries_per_thread) {
-    Index row = 0, after = g.n;  // offsets[row] <= start < offsets[after]
-    while (after - row > 1) {
-      const Index middle = row + (after - row) / 2;
-      if (g.offsets[middle] <= start) row = middle;
-      else after = middle;
-    }
+    Index row = cuda::detail::owner_of(g.row_offsets, g.nrows, start);
     const Offset end = start + entries_per_thread < g.nvals ? start + entries_per_thread : g.nvals;
     for (Offset k = start; k < end; ++k) {
-      while (g.offsets[row + 1] <= k) ++row;
+      while (g.row_offsets[row + 1] <= k) ++row;
       visit(row, k);
     }
   }
@@ -106,7 +97,7 @@ __device__ bool parent_edge_to_check(Graph g, Index source, Index v, bool reache
     return false;
   }
   if (v == source || p == no_index) return false;
-  if (p >= g.n) {
+  if (p >= g.nrows) {
     report(first, parent_range, v);
     return false;
   }
@@ -115,7 +106,7 @@ __device__ bool parent_edge_to_check(Graph g, Index source, Index v, bool reache
 
 __global__ void bfs_vertices(Graph g, Index source, const std::int32_t* level,
                              const Index* parent, unsigned long long* first) {
-  for (Index v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x) {
+  for (Index v = blockIdx.x * blockDim.x + threadIdx.x; v < g.nrows; v += gridDim.x * blockDim.x) {
     const std::int32_t l = level[v];
     const Index p = parent[v];
     if (l < -1 || (l == 0 && v != source)) report(first, bad_value, v);
@@ -129,7 +120,7 @@ __global__ void bfs_edges(Graph g, const std::int32_t* level, unsigned long long
   for_each_entry(g, [&](Index i, Offset k) {
     const std::int32_t li = level[i];
     if (li == -1) return;
-    const std::int32_t lj = level[g.columns[k]];
+    const std::int32_t lj = level[g.col_indices[k]];
     if (lj == -1 || std::int64_t{lj} > std::int64_t{li} + 1) report(first, edge, i);
   });
 }
@@ -142,7 +133,7 @@ __device__ bool close(double a, double b, double tolerance) {
 template <class T>
 __global__ void sssp_vertices(Graph g, const T* weights, Index source, const double* distance,
                               const Index* parent, double tolerance, unsigned long long* first) {
-  for (Index v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x) {
+  for (Index v = blockIdx.x * blockDim.x + threadIdx.x; v < g.nrows; v += gridDim.x * blockDim.x) {
     const double d = distance[v];
     const Index p = parent[v];
     if (isnan(d) || d == -INFINITY) report(first, bad_value, v);
@@ -161,7 +152,7 @@ __global__ void sssp_edges(Graph g, const T* weights, const double* distance, do
   for_each_entry(g, [&](Index i, Offset k) {
     const double di = distance[i];
     if (isinf(di)) return;
-    const double dj = distance[g.columns[k]];
+    const double dj = distance[g.col_indices[k]];
     const double through = di + static_cast<double>(weights[k]);
     if (isinf(dj) || (dj > through && !close(dj, through, tolerance))) report(first, edge, i);
   });
@@ -183,8 +174,7 @@ __global__ void chains_end_at_source(Index n, Index source, const double* distan
 
 template <class T>
 Graph graph_of(const Matrix<T>& a) {
-  const Csr<T>& csr = a.csr();
-  return {csr.nrows, csr.nvals(), csr.row_offsets.data(), csr.col_indices.data()};
+  return cuda::detail::pattern_of(a.csr());
 }
 
 /// Per rule, the smallest vertex breaking it (no_vertex where none), on the device.

@@ -7,7 +7,7 @@
 
 #include "coordinate_sort.cuh"
 #include "grb/cuda/build.hpp"
-#include "grb/cuda/launch.cuh"
+#include "grb/cuda/runtime.cuh"
 
 namespace grb::detail {
 namespace {

@@ -1,13 +1,13 @@
-// The process's claim stamps (grb/cuda/claim_stamps.cuh): grown to the largest size asked for,
-// freed at exit (before the runtime's own teardown, which was set up earlier and so runs later:
-// compute-sanitizer's leak check sees nothing left).
+// The process's claim stamps (grb/cuda/primitives/claim_stamps.cuh): grown to the largest size
+// asked for, freed at exit (before the runtime's own teardown, which was set up earlier and so
+// runs later: compute-sanitizer's leak check sees nothing left).
 #include <cstring>
 #include <mutex>
 #include <optional>
 #include <string>
 
-#include "grb/cuda/claim_stamps.cuh"
-#include "grb/cuda/launch.cuh"
+#include "grb/cuda/primitives/claim_stamps.cuh"
+#include "grb/cuda/runtime.cuh"
 
 namespace grb::cuda::detail {
 namespace {

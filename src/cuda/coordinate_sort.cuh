@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "grb/cuda/launch.cuh"
+#include "grb/cuda/runtime.cuh"
 
 namespace grb::cuda::detail {
 

@@ -24,7 +24,7 @@
 
 #include "../generate/device.hpp"
 #include "coordinate_sort.cuh"
-#include "grb/cuda/launch.cuh"
+#include "grb/cuda/runtime.cuh"
 #include "grb/error.hpp"
 
 namespace grb::generate::detail {

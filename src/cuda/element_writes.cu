@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "grb/cuda/launch.cuh"
+#include "grb/cuda/runtime.cuh"
 #include "grb/deferred.hpp"
 #include "grb/vector.hpp"
 

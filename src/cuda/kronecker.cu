@@ -3,7 +3,7 @@
 // the same edge list on both, bit for bit.
 #include "../generate/device.hpp"
 #include "../generate/kronecker_sampler.hpp"
-#include "grb/cuda/launch.cuh"
+#include "grb/cuda/runtime.cuh"
 
 namespace grb::generate::detail {
 namespace {

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "grb/array.hpp"
-#include "grb/cuda/check.cuh"
+#include "grb/cuda/primitives/check.cuh"
 #include "grb/error.hpp"
 #include "grb/types.hpp"
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "grb/cuda/launch.cuh"
+#include "grb/cuda/runtime.cuh"
 #include "grb/matrix.hpp"
 
 namespace grb::detail {

@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "grb/cuda/launch.cuh"
+#include "grb/cuda/policy.hpp"
+#include "grb/cuda/primitives.cuh"
+#include "grb/cuda/runtime.cuh"
 #include "grb/vector.hpp"
 
 namespace grb::detail {
@@ -48,20 +50,12 @@ __global__ void gather_dense_entries(Index nvals, const Index* indices, const Wo
   GRB_GRID_STRIDE_LOOP(e, nvals) { values[e] = dense_values[indices[e]]; }
 }
 
-// Sorting distinct indices below `size`. A list of at least size / bitmap_sort_ratio and
-// bitmap_sort_least entries goes through a bitmap of the size positions (a pass over size / 32
-// words and a scan of their counts) rather than a radix sort, whose three passes over a list
-// longer than one block's tile are each a latency-bound launch (53 µs for kron22's 180 K-entry
-// BFS level, at ncu's base clocks). Shorter lists take the radix sort's single-tile kernel.
-constexpr Index bitmap_sort_ratio = 1024;
-constexpr Index bitmap_sort_least = 8192;
-
 template <class Word>
 __global__ void mark_entries(Index nvals, const Index* indices, const Word* values,
                              std::uint32_t* bits, Word* by_position) {
   GRB_GRID_STRIDE_LOOP(e, nvals) {
     const Index i = indices[e];
-    atomicOr(bits + i / 32, 1u << (i % 32));
+    bitmap_set(bits, i);
     by_position[i] = values[e];
   }
 }

@@ -22,7 +22,7 @@
 #include <type_traits>
 #include <typeinfo>
 
-#include "grb/cuda/launch.cuh"
+#include "grb/cuda/runtime.cuh"
 #include "grb/deferred.hpp"
 #include "grb/vector.hpp"
 
@@ -121,8 +121,8 @@ __device__ void write_fused(const FusedAssigns& fused, const FusedCounts& counts
   }
 }
 
-/// A queued push (mxv.cuh's push_any_sparse) that assigns may fuse into, or a launched product
-/// (a push, or a pull: mxv.cuh's PendingPull) that assigns may queue behind.
+/// A queued push (mxv/push_any.cuh's push_any_sparse) that assigns may fuse into, or a launched
+/// product (a push, or a pull: mxv/push_any.cuh's PendingPull) that assigns may queue behind.
 class PendingPush : public grb::detail::Deferred {
  public:
   const void* output = nullptr;              // the Vector the push writes
@@ -133,7 +133,7 @@ class PendingPush : public grb::detail::Deferred {
   const void* fused_objects[max_fused_assigns] = {};  // the fused targets' Vectors
 
   /// Where a push may queue behind this one and read its result before it is installed
-  /// (mxv.cuh's chained_push): the output list on the device, and the count the kernel leaves
+  /// (mxv/mxv.cuh's chained_push): the output list on the device, and the count the kernel leaves
   /// in device memory. Null indices: this push cannot be chained.
   struct DeviceOutput {
     const Index* indices = nullptr;

@@ -113,28 +113,6 @@ struct ExtractRow {
   }
 };
 
-/// listed[i] = 1 for every index the list names (every index for `all`).
-__global__ inline void mark_listed_matrix(Index count, IndexListView list, std::uint8_t* listed) {
-  GRB_GRID_STRIDE_LOOP(p, count) listed[list(static_cast<Index>(p))] = 1;
-}
-
-inline DeviceArray<std::uint8_t> listed_in(const IndexList& indices, const IndexListView& list,
-                                           Index dimension) {
-  auto listed = device_array<std::uint8_t>(dimension);
-  if (dimension == 0) return listed;
-  if (indices.is_all()) {
-    GRB_CUDA_CHECK(cudaMemsetAsync(listed.data(), 1, dimension, 0));
-    return listed;
-  }
-  fill_zero(listed.data(), dimension);
-  const Index count = static_cast<Index>(indices.ids().size());
-  if (count > 0) {
-    mark_listed_matrix<<<blocks_for(count), block_threads>>>(count, list, listed.data());
-    GRB_CUDA_CHECK_LAUNCH();
-  }
-  return listed;
-}
-
 /// Source entry e of a matrix assign as its target key (rows(p) << 32 | cols(q)) and value, in
 /// source (row-major) order; a scalar source is every (p, q) of the lists.
 template <class S>
@@ -221,8 +199,8 @@ void assign_matrix(Matrix<C>& c, const Mask& mask, const Accum& accum, Index sou
                                      shape(row_count, col_count) + " indices");
   const auto mask_view = matrix_mask(mask, desc, c.nrows(), c.ncols(), "assign");
   const DeviceIndexList row_list(rows), col_list(cols);
-  const auto row_listed = listed_in(rows, row_list.view(), c.nrows());
-  const auto col_listed = listed_in(cols, col_list.view(), c.ncols());
+  const auto row_listed = listed_flags(rows, row_list.view(), c.nrows());
+  const auto col_listed = listed_flags(cols, col_list.view(), c.ncols());
   const Offset entries = source ? source->nvals() : Offset(row_count) * col_count;
   auto keys = device_array<std::uint64_t>(entries);
   auto values = device_array<S>(entries);

@@ -23,6 +23,7 @@
 
 #include <string>
 
+#include "grb/cuda/policy.hpp"
 #include "grb/cuda/views.cuh"
 #include "grb/cuda/write_back.cuh"
 
@@ -85,9 +86,6 @@ __global__ inline void rows_from_keys(Index nrows, Offset nvals, const std::uint
   }
   GRB_GRID_STRIDE_LOOP(e, nvals) columns[e] = static_cast<Index>(keys[e] & 0xffffffffu);
 }
-
-/// Automatic mxm takes pull when the products outnumber the mask's entries this many times.
-inline constexpr Offset pull_ratio = 4;
 
 /// The first position in [low, high) of sorted `list` whose value is >= key.
 __device__ inline Offset lower_bound(const Index* list, Offset low, Offset high, Index key) {

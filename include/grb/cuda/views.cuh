@@ -12,7 +12,8 @@
 #include <cub/device/device_reduce.cuh>
 
 #include "grb/cpu/entries.hpp"
-#include "grb/cuda/launch.cuh"
+#include "grb/cuda/primitives/csr_view.cuh"
+#include "grb/cuda/runtime.cuh"
 #include "grb/descriptor.hpp"
 #include "grb/matrix.hpp"
 #include "grb/vector.hpp"
@@ -119,33 +120,6 @@ class DenseInput {
   DeviceArray<T> owned_values_;
   DeviceArray<std::uint8_t> owned_present_;
 };
-
-/// The CSR of a matrix, as a kernel reads it.
-template <class T>
-struct CsrView {
-  Index nrows = 0;
-  Index ncols = 0;
-  const Offset* row_offsets = nullptr;
-  const Index* col_indices = nullptr;
-  const T* values = nullptr;
-
-  /// Position of (i, j) among the stored entries, or ~Offset(0).
-  __device__ Offset find(Index i, Index j) const {
-    Offset low = row_offsets[i], high = row_offsets[i + 1];
-    while (low < high) {
-      const Offset middle = low + (high - low) / 2;
-      if (col_indices[middle] < j) low = middle + 1;
-      else high = middle;
-    }
-    return (low < row_offsets[i + 1] && col_indices[low] == j) ? low : ~Offset{0};
-  }
-};
-
-template <class T>
-CsrView<T> view_of(const Csr<T>& csr) {
-  return CsrView<T>{csr.nrows, csr.ncols, csr.row_offsets.data(), csr.col_indices.data(),
-                    csr.values.data()};
-}
 
 /// The matrix an operation reads, transposed when the descriptor asks: its rows in CSR form.
 template <class T>
@@ -318,5 +292,27 @@ class DeviceIndexList {
   DeviceArray<Index> ids_;
   IndexListView view_;
 };
+
+/// listed[i] = 1 for every index the list names (every index for `all`).
+__global__ inline void mark_listed(Index count, IndexListView list, std::uint8_t* listed) {
+  GRB_GRID_STRIDE_LOOP(p, count) listed[list(static_cast<Index>(p))] = 1;
+}
+
+inline DeviceArray<std::uint8_t> listed_flags(const IndexList& indices, const IndexListView& list,
+                                              Index dimension) {
+  auto listed = device_array<std::uint8_t>(dimension);
+  if (dimension == 0) return listed;
+  if (indices.is_all()) {
+    GRB_CUDA_CHECK(cudaMemsetAsync(listed.data(), 1, dimension, 0));
+    return listed;
+  }
+  fill_zero(listed.data(), dimension);
+  const Index count = static_cast<Index>(indices.ids().size());
+  if (count > 0) {
+    mark_listed<<<blocks_for(count), block_threads>>>(count, list, listed.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  return listed;
+}
 
 }  // namespace grb::cuda::detail

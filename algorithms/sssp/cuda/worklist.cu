@@ -1,0 +1,539 @@
+// The worklist's kernels and its host side (see worklist.cuh).
+#include <cuda/functional>
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "sssp/cuda/worklist.cuh"
+
+namespace grb::sssp::kernels {
+namespace {
+
+namespace cg = cooperative_groups;
+
+constexpr int block = 256;
+constexpr Offset warp_degree = 32;
+constexpr Offset hub_degree = 4096;
+constexpr unsigned max_batch = 64;
+constexpr unsigned long long infinity_bits = 0x7ff0000000000000ull;
+
+__device__ inline unsigned long long bits_of(double distance) {
+  return static_cast<unsigned long long>(__double_as_longlong(distance));
+}
+__device__ inline double distance_of(unsigned long long bits) {
+  return __longlong_as_double(static_cast<long long>(bits));
+}
+
+/// A slot at the end of a queue, with one atomicAdd per group of converged lanes (the lanes
+/// that reach this call together share it).
+__device__ inline unsigned long long queue_slot(unsigned long long* tail) {
+  cg::coalesced_group group = cg::coalesced_threads();
+  unsigned long long base = 0;
+  if (group.thread_rank() == 0) base = atomicAdd(tail, static_cast<unsigned long long>(group.size()));
+  return group.shfl(base, 0) + group.thread_rank();
+}
+
+/// Grid-stride loops: this thread's first item and the whole grid's stride.
+__device__ inline unsigned long long first_item() {
+  return blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+}
+__device__ inline unsigned long long item_stride() {
+  return gridDim.x * static_cast<unsigned long long>(blockDim.x);
+}
+
+/// slots[i] of a ring of queues, chosen by selects: a run-time index into an array of a kernel
+/// parameter would copy the array to local memory, a stack access on every queue append.
+template <class T, int N>
+__device__ inline T slot(T const (&slots)[N], unsigned i) {
+  T chosen = slots[0];
+#pragma unroll
+  for (int j = 1; j < N; ++j)
+    if (i == unsigned(j)) chosen = slots[j];
+  return chosen;
+}
+
+/// What one round needs besides the graph: rings, flags, the split.
+struct Round {
+  unsigned long long* distance;
+  unsigned* stamp;
+  unsigned* in_far;
+  Queues queues;
+  Counters* counters;
+  unsigned number;  // k
+  unsigned far_slot;
+  double split;
+
+  /// Edge u -> v of length `length`, u at distance `from`.
+  __device__ void relax(double from, Index v, double length) const {
+    const double candidate = from + length;
+    // A plain read first: most edges do not improve, and a stale (larger) value only costs the
+    // atomic, whose answer is authoritative.
+    if (!(candidate < distance_of(distance[v]))) return;
+    const unsigned long long bits = bits_of(candidate);
+    if (bits >= atomicMin(&distance[v], bits)) return;
+    if (candidate < split) {
+      const unsigned next = number + 1;
+      if (atomicExch(&stamp[v], next) != next)
+        slot(queues.near, next % 3)[queue_slot(&counters->near_tail[next % 3])] = v;
+    } else if (atomicExch(&in_far[v], 1u) == 0u) {
+      slot(queues.far, far_slot)[queue_slot(&counters->far_tail[far_slot])] = v;
+    }
+  }
+};
+
+__global__ void start_run(Index vertices, Index source, unsigned first_round,
+                          unsigned long long* distance, unsigned* stamp, unsigned* in_far,
+                          Index* parent, Index* queue) {
+  const Index v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= vertices) return;
+  distance[v] = v == source ? 0ull : infinity_bits;
+  stamp[v] = v == source ? first_round : 0u;
+  in_far[v] = 0u;
+  parent[v] = no_index;
+  if (v == source) queue[0] = source;
+}
+
+/// Round k's bookkeeping (one thread): clears the tails round k + 1 will fill (see the header
+/// comment's rings) and counts the round if it has work.
+__device__ inline void begin_round(Counters* counters, unsigned k, unsigned long long work) {
+  counters->near_tail[(k + 2) % 3] = 0;
+  counters->hub_tail[(k + 1) % 3] = 0;
+  if (work > 0) ++counters->iterations;
+}
+
+/// Round k's relaxations: the `hubs` hubs round k - 1 collected, then the `size` vertices of
+/// near queue k % 3.
+__device__ void relax_queue(const WeightedView& graph, const Round& round,
+                            unsigned long long size, unsigned long long hubs) {
+  const unsigned k = round.number;
+  Counters* counters = round.counters;
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned long long thread = first_item();
+  const unsigned long long threads = item_stride();
+  unsigned long long inspected = 0;
+
+  // Hubs found by the previous round: the whole grid strides over each one's edges.
+  const Index* hub_list = slot(round.queues.hubs, (k + 2) % 3);
+  for (unsigned long long h = 0; h < hubs; ++h) {
+    const Index u = hub_list[h];
+    const double from = distance_of(round.distance[u]);
+    for (Offset e = graph.begin(u) + thread; e < graph.end(u); e += threads) {
+      round.relax(from, graph.col_indices[e], graph.values[e]);
+      ++inspected;
+    }
+  }
+
+  // The queue, 32 / group vertices per warp at a time (the loop is warp-uniform, for the
+  // ballots). A short list is relaxed by `group` lanes, one edge each per step: on roads and
+  // grids (a few thousand vertices of degree 2-4 per round, and ~10^5 threads) a round then waits
+  // for one chain of relaxation atomics instead of one per edge. At most 4 lanes (the grids'
+  // degree, most road junctions'): groups spread over more warps append to the same queue tail
+  // with one atomic per warp each, so wider groups would add same-address atomics for nothing.
+  const unsigned group = size * 4 <= threads ? 4u : size * 2 <= threads ? 2u : 1u;
+  const unsigned rank = lane & (group - 1);
+  const Index* items = slot(round.queues.near, k % 3);
+  for (unsigned long long base = (thread / 32) * (32 / group); base < size;
+       base += threads / group) {
+    const unsigned long long i = base + lane / group;
+    Index u = 0;
+    Offset begin = 0, end = 0;
+    if (i < size) {
+      u = items[i];
+      begin = graph.begin(u);
+      end = graph.end(u);
+    }
+    const Offset degree = end - begin;
+    if (rank == 0 && degree >= hub_degree) {
+      slot(round.queues.hubs, k % 3)[queue_slot(&counters->hub_tail[k % 3])] = u;
+    }
+    unsigned medium =
+        __ballot_sync(0xffffffffu, rank == 0 && degree >= warp_degree && degree < hub_degree);
+    while (medium != 0) {
+      const unsigned leader = __ffs(medium) - 1;
+      medium &= medium - 1;
+      const Index w = __shfl_sync(0xffffffffu, u, leader);
+      const Offset w_begin = __shfl_sync(0xffffffffu, begin, leader);
+      const Offset w_end = __shfl_sync(0xffffffffu, end, leader);
+      const double from = distance_of(round.distance[w]);
+      for (Offset e = w_begin + lane; e < w_end; e += 32) {
+        round.relax(from, graph.col_indices[e], graph.values[e]);
+        ++inspected;
+      }
+    }
+    if (degree > rank && degree < warp_degree) {
+      const double from = distance_of(round.distance[u]);
+      for (Offset e = begin + rank; e < end; e += group) {
+        round.relax(from, graph.col_indices[e], graph.values[e]);
+        ++inspected;
+      }
+    }
+  }
+  const unsigned warp_inspected = __reduce_add_sync(0xffffffffu, static_cast<unsigned>(inspected));
+  if (lane == 0 && warp_inspected > 0)
+    atomicAdd(&counters->relaxations, static_cast<unsigned long long>(warp_inspected));
+}
+
+__global__ void __launch_bounds__(block) relax_round(WeightedView graph, Round round) {
+  const unsigned k = round.number;
+  const unsigned long long size = round.counters->near_tail[k % 3];
+  const unsigned long long hubs = round.counters->hub_tail[(k + 2) % 3];
+  if (blockIdx.x == 0 && threadIdx.x == 0) begin_round(round.counters, k, size + hubs);
+  relax_queue(graph, round, size, hubs);
+}
+
+/// Folds the smallest distance at or above `split` among the `size` far vertices into
+/// `minimum` (below the split: relaxed since they were piled).
+__device__ void fold_far_minimum(const unsigned long long* distance, const Index* far,
+                                 unsigned long long size, double split,
+                                 unsigned long long* minimum) {
+  unsigned long long smallest = ~0ull;
+  for (unsigned long long i = first_item(); i < size; i += item_stride()) {
+    const unsigned long long bits = distance[far[i]];
+    if (!(distance_of(bits) < split) && bits < smallest) smallest = bits;
+  }
+  smallest = warp_reduce(smallest, ::cuda::minimum<>{});
+  if (lane_id() == 0 && smallest != ~0ull) atomicMin(minimum, smallest);
+}
+
+__global__ void __launch_bounds__(block)
+    far_minimum(const unsigned long long* distance, const Index* far, unsigned far_slot,
+                double split, Counters* counters) {
+  fold_far_minimum(distance, far, counters->far_tail[far_slot], split, &counters->far_minimum[0]);
+}
+
+/// The split after a far minimum of `smallest`: at least one far vertex must fall below it,
+/// however large the distances (delta may vanish next to them).
+__host__ __device__ inline double next_split_after(double smallest, double delta) {
+  return fmax(smallest + delta, nextafter(smallest, HUGE_VAL));
+}
+
+/// Moves the `size` vertices of far pile `from_slot` below the new split to the queue of round
+/// `next`; keeps the rest in the other pile; drops those below the old split (relaxed since
+/// they were piled).
+__device__ void split_far_pile(const unsigned long long* distance, unsigned* stamp,
+                               unsigned* in_far, const Queues& queues, unsigned from_slot,
+                               unsigned long long size, double old_split, double new_split,
+                               unsigned next, Counters* counters) {
+  const Index* from = slot(queues.far, from_slot);
+  const unsigned to_slot = 1 - from_slot;
+  for (unsigned long long i = first_item(); i < size; i += item_stride()) {
+    const Index v = from[i];
+    in_far[v] = 0u;
+    const double d = distance_of(distance[v]);
+    if (d < old_split) continue;
+    if (d < new_split) {
+      if (atomicExch(&stamp[v], next) != next)
+        slot(queues.near, next % 3)[queue_slot(&counters->near_tail[next % 3])] = v;
+    } else {
+      in_far[v] = 1u;
+      slot(queues.far, to_slot)[queue_slot(&counters->far_tail[to_slot])] = v;
+    }
+  }
+}
+
+__global__ void __launch_bounds__(block)
+    split_far(const unsigned long long* distance, unsigned* stamp, unsigned* in_far,
+              Queues queues, unsigned from_slot, double old_split, double new_split,
+              unsigned next, Counters* counters) {
+  split_far_pile(distance, stamp, in_far, queues, from_slot, counters->far_tail[from_slot],
+                 old_split, new_split, next, counters);
+}
+
+/// near-far's whole loop in one cooperative launch: rounds separated by grid barriers, and the
+/// split moved on the device when the near side runs dry, so no launch and no host round trip
+/// per round. Every value that decides control flow (queue and pile sizes, the far minimum) is
+/// read after a barrier and is not written until the next one, so every thread takes the same
+/// branch and all leave together. Round k that finds no work becomes a phase change: the far
+/// minimum (barrier), then the split of the pile into queue k (barrier), then round k again.
+/// The phase's far minimum lives in one of two slots, and each phase resets the other one,
+/// which was last read before the previous phase's final barrier.
+__global__ void __launch_bounds__(block)
+    persistent_near_far(WeightedView graph, Round round, double delta) {
+  const cg::grid_group grid = cg::this_grid();
+  Counters* counters = round.counters;
+  const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
+  for (unsigned phase = 0;;) {
+    const unsigned k = round.number;
+    const unsigned long long size = counters->near_tail[k % 3];
+    const unsigned long long hubs = counters->hub_tail[(k + 2) % 3];
+    if (size + hubs > 0) {
+      if (first_thread) begin_round(counters, k, size + hubs);
+      relax_queue(graph, round, size, hubs);
+      ++round.number;
+      grid.sync();
+      continue;
+    }
+    const unsigned pile = round.far_slot;
+    const unsigned long long piled = counters->far_tail[pile];
+    if (piled == 0) return;
+    unsigned long long* minimum = &counters->far_minimum[phase % 2];
+    if (first_thread) counters->far_minimum[(phase + 1) % 2] = ~0ull;
+    fold_far_minimum(round.distance, slot(round.queues.far, pile), piled, round.split, minimum);
+    grid.sync();
+    const unsigned long long smallest = *minimum;
+    if (smallest >= infinity_bits) return;
+    const double split = next_split_after(distance_of(smallest), delta);
+    split_far_pile(round.distance, round.stamp, round.in_far, round.queues, pile, piled,
+                   round.split, split, k, counters);
+    // Every thread read the pile's size before the first barrier: its tail can be cleared.
+    if (first_thread) {
+      counters->far_tail[pile] = 0;
+      ++counters->splits;
+    }
+    round.far_slot = 1 - pile;
+    round.split = split;
+    ++phase;
+    grid.sync();
+  }
+}
+
+/// Parent pass 1, a thread per edge: u -> v is a tree edge candidate when it achieves dist[v]
+/// from a strictly smaller dist[u]; the smallest such u wins (deterministic).
+__global__ void __launch_bounds__(block)
+    tight_parents(WeightedView graph, const unsigned long long* distance, Index* parent) {
+  for (Offset e = first_item(); e < graph.nvals; e += item_stride()) {
+    const Index u = graph.sources[e], v = graph.col_indices[e];
+    const double from = distance_of(distance[u]), to = distance_of(distance[v]);
+    if (from < to && from + graph.values[e] == to) atomicMin(&parent[v], u);
+  }
+}
+
+constexpr unsigned unresolved_round = ~0u;
+
+/// After pass 1 (round 0) or tie round r: records which reached vertices have a parent.
+__global__ void mark_resolved(Index vertices, Index source, const unsigned long long* distance,
+                              Index* parent, unsigned* resolved, unsigned round,
+                              Counters* counters) {
+  const Index v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= vertices) return;
+  if (round == 0) {
+    if (v == source) parent[v] = source;
+    if (distance[v] == infinity_bits) {
+      resolved[v] = 0;  // unreached: nothing to resolve, parent stays no_index
+      return;
+    }
+    resolved[v] = parent[v] != no_index ? 0u : unresolved_round;
+  } else if (resolved[v] == unresolved_round && parent[v] != no_index) {
+    resolved[v] = round;
+  }
+  if (resolved[v] == unresolved_round) atomicAdd(&counters->unresolved, 1ull);
+}
+
+/// Tie round r: a vertex whose every achieving in-edge comes from an equal distance (zero
+/// lengths, or lengths lost to rounding) takes an in-neighbour resolved in an earlier round, so
+/// that no cycle of equal distances can vouch for itself.
+__global__ void __launch_bounds__(block)
+    tie_parents(WeightedView graph, const unsigned long long* distance, Index* parent,
+                const unsigned* resolved, unsigned round) {
+  for (Offset e = first_item(); e < graph.nvals; e += item_stride()) {
+    const Index u = graph.sources[e], v = graph.col_indices[e];
+    if (resolved[v] != unresolved_round || resolved[u] >= round) continue;
+    if (distance_of(distance[u]) + graph.values[e] == distance_of(distance[v]))
+      atomicMin(&parent[v], u);
+  }
+}
+
+}  // namespace
+
+__global__ void spell_out_sources(Index vertices, const Offset* offsets, Index* sources) {
+  const Index v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= vertices) return;
+  for (Offset e = offsets[v]; e < offsets[v + 1]; ++e) sources[e] = v;
+}
+
+void Worklist::allocate(const WeightedGraph& graph) {
+  graph_ = graph.view();
+  const Index n = graph.vertices();
+  distance_ = detail::Array<unsigned long long>(n, Backend::cuda);
+  stamp_ = detail::Array<unsigned>(n, Backend::cuda);
+  in_far_ = detail::Array<unsigned>(n, Backend::cuda);
+  resolved_ = detail::Array<unsigned>(n, Backend::cuda);
+  parent_ = detail::Array<Index>(n, Backend::cuda);
+  for (auto& queue : near_) queue = detail::Array<Index>(n, Backend::cuda);
+  for (auto& queue : hubs_) queue = detail::Array<Index>(n, Backend::cuda);
+  for (auto& queue : far_) queue = detail::Array<Index>(n, Backend::cuda);
+  counters_ = detail::Array<Counters>(1, Backend::cuda);
+  // Enough resident blocks to keep every SM busy on big rounds; small rounds leave most idle.
+  blocks_ = 4 * multiprocessor_count();
+  // The persistent loop needs every block resident at once (for the grid barrier): as many as
+  // the occupancy calculator fits; none where the GPU cannot launch cooperative kernels.
+  persistent_blocks_ =
+      cooperative_launch_supported() ? resident_blocks(persistent_near_far, block) : 0u;
+}
+
+void Worklist::start(Index source, double split) {
+  round_ = 1;
+  far_slot_ = 0;
+  batch_ = 1;
+  split_ = split;
+  GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(Counters)));
+  GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data()->far_minimum, 0xff,
+                                 sizeof counters_.data()->far_minimum));
+  start_run<<<blocks_for(graph_.nrows), block>>>(graph_.nrows, source, round_,
+                                                    distance_.data(), stamp_.data(),
+                                                    in_far_.data(), parent_.data(),
+                                                    near_[round_ % 3].data());
+  GRB_CUDA_CHECK(cudaGetLastError());
+  const unsigned long long one = 1;
+  GRB_CUDA_CHECK(cudaMemcpyAsync(&counters_.data()->near_tail[round_ % 3], &one, sizeof one,
+                                 cudaMemcpyHostToDevice));
+  // The copy reads a host stack value: wait for it before returning.
+  GRB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+}
+
+void Worklist::read_counters() {
+  GRB_CUDA_CHECK(cudaMemcpyAsync(host_.get(), counters_.data(), sizeof(Counters),
+                                 cudaMemcpyDeviceToHost));
+  GRB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+}
+
+void Worklist::drain() {
+  const Queues queues{{near_[0].data(), near_[1].data(), near_[2].data()},
+                      {hubs_[0].data(), hubs_[1].data(), hubs_[2].data()},
+                      {far_[0].data(), far_[1].data()}};
+  for (;;) {
+    for (unsigned r = 0; r < batch_; ++r, ++round_) {
+      const Round round{distance_.data(), stamp_.data(), in_far_.data(), queues,
+                        counters_.data(), round_, far_slot_, split_};
+      relax_round<<<blocks_, block>>>(graph_, round);
+      GRB_CUDA_CHECK(cudaGetLastError());
+    }
+    read_counters();
+    // Work left for round k: its queue, and the hubs round k - 1 collected.
+    const Counters& c = *host_;
+    if (c.near_tail[round_ % 3] + c.hub_tail[(round_ + 2) % 3] == 0) {
+      batch_ = std::max(1u, batch_ / 2);
+      return;
+    }
+    // Rounds launched past the end are nearly free (they find an empty queue), a host round
+    // trip is not: grow the batch while the worklist keeps going.
+    batch_ = std::min(2 * batch_, max_batch);
+  }
+}
+
+bool Worklist::advance_split(double delta) {
+  if ((*host_).far_tail[far_slot_] == 0) return false;
+  GRB_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->far_minimum[0], 0xff,
+                                 sizeof(unsigned long long)));
+  const unsigned long long size = (*host_).far_tail[far_slot_];
+  far_minimum<<<std::min(blocks_for(size), blocks_), block>>>(
+      distance_.data(), far_[far_slot_].data(), far_slot_, split_, counters_.data());
+  GRB_CUDA_CHECK(cudaGetLastError());
+  read_counters();
+  const unsigned long long smallest_bits = (*host_).far_minimum[0];
+  if (smallest_bits >= infinity_bits) return false;
+  double smallest;
+  std::memcpy(&smallest, &smallest_bits, sizeof smallest);
+  const double next_split = next_split_after(smallest, delta);
+  const Queues queues{{near_[0].data(), near_[1].data(), near_[2].data()},
+                      {hubs_[0].data(), hubs_[1].data(), hubs_[2].data()},
+                      {far_[0].data(), far_[1].data()}};
+  split_far<<<std::min(blocks_for(size), blocks_), block>>>(
+      distance_.data(), stamp_.data(), in_far_.data(), queues, far_slot_, split_, next_split,
+      round_, counters_.data());
+  GRB_CUDA_CHECK(cudaGetLastError());
+  // The emptied pile's tail is cleared for its next turn as the target.
+  GRB_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->far_tail[far_slot_], 0,
+                                 sizeof(unsigned long long)));
+  far_slot_ = 1 - far_slot_;
+  split_ = next_split;
+  return true;
+}
+
+std::uint64_t Worklist::settle(double delta) {
+  const Queues queues{{near_[0].data(), near_[1].data(), near_[2].data()},
+                      {hubs_[0].data(), hubs_[1].data(), hubs_[2].data()},
+                      {far_[0].data(), far_[1].data()}};
+  WeightedView graph = graph_;
+  Round round{distance_.data(), stamp_.data(), in_far_.data(), queues,
+              counters_.data(), round_, far_slot_, split_};
+  void* arguments[] = {&graph, &round, &delta};
+  GRB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_near_far),
+                                             persistent_blocks_, block, arguments, 0, nullptr));
+  read_counters();
+  return 1 + (*host_).splits;
+}
+
+void Worklist::recover_parents(Index source) {
+  const unsigned edge_blocks = std::min(blocks_for(graph_.nvals), 8 * blocks_);
+  const unsigned vertex_blocks = blocks_for(graph_.nrows);
+  tight_parents<<<edge_blocks, block>>>(graph_, distance_.data(), parent_.data());
+  GRB_CUDA_CHECK(cudaGetLastError());
+  for (unsigned round = 0;; ++round) {
+    if (round > 0) {
+      tie_parents<<<edge_blocks, block>>>(graph_, distance_.data(), parent_.data(),
+                                          resolved_.data(), round);
+      GRB_CUDA_CHECK(cudaGetLastError());
+    }
+    GRB_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->unresolved, 0, sizeof(unsigned long long)));
+    mark_resolved<<<vertex_blocks, block>>>(graph_.nrows, source, distance_.data(),
+                                            parent_.data(), resolved_.data(), round,
+                                            counters_.data());
+    GRB_CUDA_CHECK(cudaGetLastError());
+    const unsigned long long before = round > 0 ? (*host_).unresolved : ~0ull;
+    read_counters();
+    // Every reached vertex has a path of achieving edges from the source, so each tie round
+    // resolves some; stop at no progress rather than loop should that ever fail (the
+    // validator then names the vertex).
+    if ((*host_).unresolved == 0 || (*host_).unresolved == before) return;
+  }
+}
+
+std::vector<double> Worklist::distances() const {
+  const std::vector<unsigned long long> bits = distance_.to_vector();
+  std::vector<double> result(bits.size());
+  std::memcpy(result.data(), bits.data(), bits.size() * sizeof(double));
+  return result;
+}
+
+std::vector<Index> Worklist::parents() const { return parent_.to_vector(); }
+
+Stats Worklist::counts() const {
+  const std::vector<Counters> c = counters_.to_vector();
+  Stats stats;
+  stats.iterations = c[0].iterations;
+  stats.relaxations = c[0].relaxations;
+  return stats;
+}
+
+std::size_t Worklist::bytes() const {
+  const std::size_t n = distance_.size();
+  return n * (sizeof(unsigned long long) + 3 * sizeof(unsigned) + 9 * sizeof(Index)) +
+         sizeof(Counters);
+}
+
+void WorklistEngine::prepare(const Matrix<double>& graph) {
+  summary_ = check_weights(graph, name_);
+  graph_.upload(graph);
+  worklist_.allocate(graph_);
+  GRB_CUDA_CHECK(cudaDeviceSynchronize());
+  prepared_ = true;
+}
+
+void WorklistEngine::run(Index source, const Options& options) {
+  if (!prepared_) throw InvalidValue("sssp engine " + name_ + ": run() before prepare()");
+  if (source >= graph_.vertices())
+    throw IndexOutOfBounds("sssp engine " + name_ + ": source " + std::to_string(source) +
+                           " is not a vertex (n = " + std::to_string(graph_.vertices()) + ")");
+  if (options.delta < 0 || !std::isfinite(options.delta))
+    throw InvalidValue("sssp engine " + name_ + ": delta must be positive and finite, not " +
+                       std::to_string(options.delta));
+  search(source, options);
+  if (options.parents) worklist_.recover_parents(source);
+  GRB_CUDA_CHECK(cudaDeviceSynchronize());
+  parents_ = options.parents;
+}
+
+Result WorklistEngine::result() const {
+  Result result;
+  result.distance = worklist_.distances();
+  if (parents_) result.parent = worklist_.parents();
+  result.stats = worklist_.counts();
+  result.stats.phases = phases_;
+  result.stats.delta = delta_;
+  return result;
+}
+
+}  // namespace grb::sssp::kernels
