@@ -10,7 +10,7 @@
 #if GRB_WITH_CUDA
 #include <cuda_runtime.h>
 
-#include "grb/cuda/check.cuh"
+#include "grb/cuda/primitives/check.cuh"
 #endif
 
 namespace grb::app {
