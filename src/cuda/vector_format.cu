@@ -55,7 +55,7 @@ __global__ void mark_entries(Index nvals, const Index* indices, const Word* valu
                              std::uint32_t* bits, Word* by_position) {
   GRB_GRID_STRIDE_LOOP(e, nvals) {
     const Index i = indices[e];
-    bitmap_set(bits, i);
+    grb::cuda::detail::bitmap_set(bits, i);
     by_position[i] = values[e];
   }
 }
