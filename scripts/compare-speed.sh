@@ -8,7 +8,8 @@
 #
 # Default bench arguments: --graphs kron20,kron22,kron24,grid1000,grid2000 --algorithms bfs
 # --roots 64 --backend cuda. GRB_SPEED_BUILD names the build folder of this tree (default
-# build-speed; gpu-check.sh's build-gpu serves). Logs and JSON lines go to $OUT (or
+# build-speed; gpu-check.sh's build-gpu serves); GRB_SPEED_AFTER_FIRST=1 runs this tree first
+# on each graph (the order a host- or clock-bound engine may feel). Logs and JSON lines go to $OUT (or
 # ./compare-speed-logs). The exit status is compare.py's (1 when any engine is slower, or lost
 # a root).
 set -uo pipefail
@@ -21,10 +22,12 @@ mkdir -p "$logs"
 arguments=("$@")
 ((${#arguments[@]} > 0)) || arguments=(--algorithms bfs --roots 64 --backend cuda)
 graphs="kron20,kron22,kron24,grid1000,grid2000"
+rest=()
 for ((k = 0; k < ${#arguments[@]}; ++k)); do
-  if [[ ${arguments[k]} == --graphs ]]; then graphs=${arguments[k + 1]}; unset 'arguments[k]' 'arguments[k+1]'; fi
+  if [[ ${arguments[k]} == --graphs ]]; then graphs=${arguments[k + 1]}; k=$((k + 1))
+  else rest+=("${arguments[k]}"); fi
 done
-arguments=("${arguments[@]}")
+arguments=("${rest[@]}")
 
 build() {  # source folder, build folder: configured once (a build folder of gpu-check.sh serves)
   if [[ ! -f "$2/CMakeCache.txt" ]]; then
@@ -41,8 +44,10 @@ echo "built both in $(( $(date +%s) - start )) s"
 
 : > "$logs/before.jsonl"
 : > "$logs/after.jsonl"
+sides="before after"
+[[ -n "${GRB_SPEED_AFTER_FIRST:-}" ]] && sides="after before"  # to see an order effect
 for graph in ${graphs//,/ }; do
-  for side in before after; do
+  for side in $sides; do
     folder="$root/build-baseline"; [[ $side == after ]] && folder="$after_build"
     "$folder/apps/grb" bench --graphs "$graph" "${arguments[@]}" --json "$logs/$side-$graph.jsonl" \
       >> "$logs/$side.txt" 2>> "$logs/$side.log" || echo "$side $graph: grb bench failed (see $side.log)"

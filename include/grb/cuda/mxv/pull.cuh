@@ -67,10 +67,13 @@ struct FoundEdges {
 /// for the whole block (block_take_slots: every thread of the block calls it). A level that
 /// claims its outputs sparsely (a frontier of hubs whose rows mostly meet outputs claimed
 /// already) would otherwise take about one atomic on the one counter per warp and step.
+/// The lambda holds the count's pointer, not a reference to `stamps`: a kernel parameter whose
+/// address is taken is copied into every thread's local memory (see deferred.cuh).
 __device__ inline unsigned long long block_take_slot(const ClaimStamps& stamps, unsigned takes,
                                                      unsigned long long* block_end = nullptr) {
+  unsigned long long* const count = stamps.count;
   return block_take_slots<block_threads>(
-      takes, [&](unsigned total) { return take_slots(stamps, total); }, block_end);
+      takes, [count](unsigned total) { return take_slots(count, total); }, block_end);
 }
 
 /// A stopping pull's output list, beside its dense result (null indices: none): the found outputs

@@ -50,9 +50,13 @@ inline constexpr std::size_t slot_words = 3;
 /// The stamps for an operation with `size` output positions (defined in src/cuda).
 ClaimStamps claim_stamps(Index size);
 
-/// `claimers` more outputs: the first one's position in the output list.
+/// `claimers` more outputs: the first one's position in the output list (`count`: the stamps'
+/// count, whose low 32 bits count the claimers).
+__device__ inline unsigned long long take_slots(unsigned long long* count, unsigned claimers) {
+  return atomicAdd(count, static_cast<unsigned long long>(claimers)) & 0xffffffffull;
+}
 __device__ inline unsigned long long take_slots(const ClaimStamps& stamps, unsigned claimers) {
-  return atomicAdd(stamps.count, static_cast<unsigned long long>(claimers)) & 0xffffffffull;
+  return take_slots(stamps.count, claimers);
 }
 
 /// Called by every thread of every block at the end of a kernel whose claimers took their slots
