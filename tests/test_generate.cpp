@@ -163,6 +163,29 @@ TEST_CASE("kronecker matrix: symmetric, no self loops, skewed degrees") {
   CHECK_FALSE(entries_of(generate::kronecker(12, 16, {.seed = 6})) == entries_of(a));
 }
 
+TEST_CASE("kronecker goes straight to the matrix that the slow reference builds") {
+  // kronecker() draws its edges twice and holds no edge list: its matrix is still the one the
+  // edge list gives, under every option.
+  for (bool symmetrize : {true, false})
+    for (bool drop_self_loops : {true, false})
+      for (bool drop_duplicates : {true, false}) {
+        CAPTURE(symmetrize);
+        CAPTURE(drop_self_loops);
+        CAPTURE(drop_duplicates);
+        const generate::Options options{.seed = 21,
+                                        .symmetrize = symmetrize,
+                                        .drop_self_loops = drop_self_loops,
+                                        .drop_duplicates = drop_duplicates};
+        const Entries expected = expected_matrix(generate::kronecker_edges(11, 8, 21), options);
+        const Entries actual = entries_of(generate::kronecker(11, 8, options));
+        CHECK(actual.rows == expected.rows);
+        CHECK(actual.cols == expected.cols);
+        REQUIRE(actual.values.size() == expected.values.size());
+        for (std::size_t k = 0; k < actual.values.size(); ++k)
+          REQUIRE(actual.values[k] == doctest::Approx(expected.values[k]).epsilon(1e-12));
+      }
+}
+
 TEST_CASE("to_matrix matches a slow reference under every option") {
   const auto edges = generate::kronecker_edges(7, 16, 11);
   for (bool symmetrize : {true, false})

@@ -3,10 +3,9 @@
 #include <string>
 
 #include "counter_random.hpp"
-#include "grb/array.hpp"
+#include "edges_to_csr.hpp"
 #include "grb/error.hpp"
 #include "grb/generate.hpp"
-#include "parallel.hpp"
 
 namespace grb::generate {
 
@@ -30,20 +29,14 @@ Matrix<double> erdos_renyi(Index n, double average_degree, const Options& option
   const std::uint64_t weight_key =
       detail::stream_key(options.seed, detail::Stream::erdos_renyi_weight);
 
-  EdgeList edges;
-  edges.nvertices = n;
-  grb::detail::resize_on_huge_pages(edges.source, nedges);
-  grb::detail::resize_on_huge_pages(edges.target, nedges);
-  grb::detail::resize_on_huge_pages(edges.weight, nedges);
-  detail::parallel_for(nedges, [&](std::uint64_t begin, std::uint64_t end) {
-    for (std::uint64_t e = begin; e < end; ++e) {
-      const std::uint64_t bits = detail::random_bits(endpoint_key, e);
-      edges.source[e] = scaled(bits >> 32, n);
-      edges.target[e] = scaled(bits & 0xffffffffULL, n);
-      edges.weight[e] = detail::to_unit_interval(detail::random_bits(weight_key, e));
-    }
-  });
-  return to_matrix(edges, options);
+  return detail::edges_to_csr(
+      n, nedges,
+      [&](std::uint64_t e) {
+        const std::uint64_t bits = detail::random_bits(endpoint_key, e);
+        return detail::Edge{scaled(bits >> 32, n), scaled(bits & 0xffffffffULL, n),
+                            detail::to_unit_interval(detail::random_bits(weight_key, e))};
+      },
+      options, "erdos_renyi");
 }
 
 }  // namespace grb::generate

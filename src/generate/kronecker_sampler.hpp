@@ -55,6 +55,11 @@ class KroneckerSampler {
             to_unit_interval(random_bits(weight_key_, edge))};
   }
 
+  /// The weight of the edge at `position` alone: two hashes, where the endpoints take 2 * scale.
+  GRB_HOST_DEVICE double weight(std::uint64_t position) const {
+    return to_unit_interval(random_bits(weight_key_, edges_(position)));
+  }
+
  private:
   static constexpr std::uint32_t row_threshold = probability_threshold(initiator_a + initiator_b);
   static constexpr std::uint32_t column_threshold_upper =
