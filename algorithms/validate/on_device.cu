@@ -30,6 +30,7 @@ namespace {
 
 using cuda::detail::blocks_for;
 using cuda::detail::block_threads;
+using cuda::detail::current_stream;
 
 /// What the device checks; each rule keeps the smallest vertex that breaks it.
 enum Rule : int {
@@ -182,7 +183,8 @@ class Findings {
  public:
   static constexpr unsigned long long no_vertex = ~0ull;
   Findings() : first_(rules, Backend::cuda) {
-    GRB_CUDA_CHECK(cudaMemset(first_.data(), 0xff, rules * sizeof(unsigned long long)));
+    GRB_CUDA_CHECK(
+        cudaMemsetAsync(first_.data(), 0xff, rules * sizeof(unsigned long long), current_stream()));
   }
   unsigned long long* data() { return first_.data(); }
   /// Passed when no rule was broken; else the host validator's result, or, should the host find
@@ -224,11 +226,12 @@ Result bfs_on_device(const Matrix<T>& a, Index source, std::span<const std::int3
   const auto device_level = upload(level);
   const auto device_parent = upload(parent);
   Findings findings;
-  bfs_vertices<<<blocks_for(n), block_threads>>>(g, source, device_level.data(),
-                                                 device_parent.data(), findings.data());
+  bfs_vertices<<<blocks_for(n), block_threads, 0, current_stream()>>>(
+      g, source, device_level.data(), device_parent.data(), findings.data());
   GRB_CUDA_CHECK(cudaGetLastError());
   if (g.nvals > 0) {
-    bfs_edges<<<edge_blocks(g.nvals), block_threads>>>(g, device_level.data(), findings.data());
+    bfs_edges<<<edge_blocks(g.nvals), block_threads, 0, current_stream()>>>(g, device_level.data(),
+                                                                            findings.data());
     GRB_CUDA_CHECK(cudaGetLastError());
   }
   return findings.verdict([&] { return bfs(a, source, level, parent); });
@@ -247,23 +250,23 @@ Result sssp_on_device(const Matrix<T>& a, Index source, std::span<const double> 
   const auto device_distance = upload(distance);
   grb::detail::Array<Index> ancestor = upload(parent);
   Findings findings;
-  sssp_vertices<<<blocks_for(n), block_threads>>>(g, weights, source, device_distance.data(),
-                                                  ancestor.data(), tolerance, findings.data());
+  sssp_vertices<<<blocks_for(n), block_threads, 0, current_stream()>>>(
+      g, weights, source, device_distance.data(), ancestor.data(), tolerance, findings.data());
   GRB_CUDA_CHECK(cudaGetLastError());
   if (g.nvals > 0) {
-    sssp_edges<<<edge_blocks(g.nvals), block_threads>>>(g, weights, device_distance.data(),
-                                                        tolerance, findings.data());
+    sssp_edges<<<edge_blocks(g.nvals), block_threads, 0, current_stream()>>>(
+        g, weights, device_distance.data(), tolerance, findings.data());
     GRB_CUDA_CHECK(cudaGetLastError());
   }
   // Each round doubles the steps followed; n - 1 reach the end of every chain that has one.
   grb::detail::Array<Index> next(n, Backend::cuda);
   for (std::uint64_t steps = 1; steps < n; steps *= 2) {
-    jump<<<blocks_for(n), block_threads>>>(n, ancestor.data(), next.data());
+    jump<<<blocks_for(n), block_threads, 0, current_stream()>>>(n, ancestor.data(), next.data());
     GRB_CUDA_CHECK(cudaGetLastError());
     ancestor.swap(next);
   }
-  chains_end_at_source<<<blocks_for(n), block_threads>>>(n, source, device_distance.data(),
-                                                         ancestor.data(), findings.data());
+  chains_end_at_source<<<blocks_for(n), block_threads, 0, current_stream()>>>(
+      n, source, device_distance.data(), ancestor.data(), findings.data());
   GRB_CUDA_CHECK(cudaGetLastError());
   return findings.verdict([&] { return sssp(a, source, distance, parent, tolerance); });
 }

@@ -56,8 +56,8 @@ DeviceBuildPlan plan_with(Index nrows, Index ncols, const Index* rows, const Ind
   {
     const auto device_rows = Array<Index>::from(std::span<const Index>(rows, n), Backend::cuda);
     const auto device_cols = Array<Index>::from(std::span<const Index>(cols, n), Backend::cuda);
-    write_tuple_keys<<<blocks_for(n), block_threads>>>(n, device_rows.data(), device_cols.data(),
-                                                       coordinates, keys.data(), positions.data());
+    write_tuple_keys<<<blocks_for(n), block_threads, 0, current_stream()>>>(
+        n, device_rows.data(), device_cols.data(), coordinates, keys.data(), positions.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   sort_coordinates(keys, positions, coordinates.key_bits);
@@ -68,8 +68,8 @@ DeviceBuildPlan plan_with(Index nrows, Index ncols, const Index* rows, const Ind
   write_structure(coordinates, keys, starts, nrows, plan.row_offsets.data(),
                   plan.col_indices.data());
   if (nruns > 0) {
-    first_of_runs<<<blocks_for(nruns), block_threads>>>(nruns, starts.data(), positions.data(),
-                                                        plan.first.data());
+    first_of_runs<<<blocks_for(nruns), block_threads, 0, current_stream()>>>(
+        nruns, starts.data(), positions.data(), plan.first.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   if (nruns < n) {
@@ -114,13 +114,12 @@ void move_values_cuda(std::size_t value_bytes, std::size_t count, const void* fr
     case 1: case 2: case 4: case 8: case 12: case 16:
       dispatch_element_size(value_bytes, "build", [&](auto word) {
         using Word = decltype(word);
-        move_words<<<blocks_for(count), block_threads>>>(count, static_cast<const Word*>(from),
-                                                         from_index, static_cast<Word*>(to),
-                                                         to_index);
+        move_words<<<blocks_for(count), block_threads, 0, current_stream()>>>(
+            count, static_cast<const Word*>(from), from_index, static_cast<Word*>(to), to_index);
       });
       break;
     default:
-      move_bytes<<<blocks_for(count), block_threads>>>(
+      move_bytes<<<blocks_for(count), block_threads, 0, current_stream()>>>(
           count, value_bytes, static_cast<const std::uint8_t*>(from), from_index,
           static_cast<std::uint8_t*>(to), to_index);
   }

@@ -103,7 +103,7 @@ Published await_count(const ClaimStamps& stamps) {
     const unsigned long long value = word[0];
     if ((value >> 32) == stamps.epoch) return published(value);
     if (spins % 256 == 0) {
-      const cudaError_t status = cudaStreamQuery(0);
+      const cudaError_t status = cudaStreamQuery(current_stream());
       if (status == cudaSuccess) {  // all done: the word must be there now
         const unsigned long long last = word[0];
         if ((last >> 32) == stamps.epoch) return published(last);

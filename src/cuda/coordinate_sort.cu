@@ -80,7 +80,8 @@ void sort_coordinates(DeviceArray<std::uint64_t>& keys, DeviceArray<Position>& p
   cub::DoubleBuffer<Position> position_buffer(positions.data(), positions_other.data());
   cub_run([&](void* temporary, std::size_t& bytes) {
     return cub::DeviceRadixSort::SortPairs(temporary, bytes, key_buffer, position_buffer,
-                                           static_cast<std::int64_t>(n), 0, key_bits);
+                                           static_cast<std::int64_t>(n), 0, key_bits,
+                                           current_stream());
   });
   if (key_buffer.Current() != keys.data()) keys.swap(keys_other);
   if (position_buffer.Current() != positions.data()) positions.swap(positions_other);
@@ -92,7 +93,7 @@ template void sort_coordinates(DeviceArray<std::uint64_t>&, DeviceArray<std::uin
 Offset count_below(const DeviceArray<std::uint64_t>& keys, std::uint64_t limit) {
   if (keys.empty()) return 0;
   DeviceArray<std::uint64_t> count = device_array<std::uint64_t>(1);
-  find_limit<<<1, 1>>>(keys.data(), keys.size(), limit, count.data());
+  find_limit<<<1, 1, 0, current_stream()>>>(keys.data(), keys.size(), limit, count.data());
   GRB_CUDA_CHECK_LAUNCH();
   return read_scalar(count.data());
 }
@@ -101,7 +102,8 @@ DeviceArray<Offset> run_starts(const DeviceArray<std::uint64_t>& keys, Offset co
   if (count == 0) return device_array<Offset>(0);
   DeviceArray<unsigned long long> runs = device_array<unsigned long long>(1);
   fill_zero(runs.data(), 1);
-  count_run_starts<<<blocks_for(count), block_threads>>>(keys.data(), count, runs.data());
+  count_run_starts<<<blocks_for(count), block_threads, 0, current_stream()>>>(keys.data(), count,
+                                                                              runs.data());
   GRB_CUDA_CHECK_LAUNCH();
   // Counted first so that the output is allocated at its exact size (the big array of a build).
   DeviceArray<Offset> starts = device_array<Offset>(read_scalar(runs.data()));
@@ -109,7 +111,7 @@ DeviceArray<Offset> run_starts(const DeviceArray<std::uint64_t>& keys, Offset co
   cub_run([&](void* temporary, std::size_t& bytes) {
     return cub::DeviceSelect::If(temporary, bytes, thrust::counting_iterator<Offset>(0),
                                  starts.data(), selected.data(), static_cast<std::int64_t>(count),
-                                 StartsRun{keys.data()});
+                                 StartsRun{keys.data()}, current_stream());
   });
   return starts;
 }
@@ -122,8 +124,8 @@ void write_structure(const CoordinateKeys& coordinates, const DeviceArray<std::u
     fill_zero(row_offsets, std::size_t(nrows) + 1);
     return;
   }
-  write_runs<<<blocks_for(nruns), block_threads>>>(coordinates, keys.data(), starts.data(), nruns,
-                                                   nrows, row_offsets, col_indices);
+  write_runs<<<blocks_for(nruns), block_threads, 0, current_stream()>>>(
+      coordinates, keys.data(), starts.data(), nruns, nrows, row_offsets, col_indices);
   GRB_CUDA_CHECK_LAUNCH();
 }
 

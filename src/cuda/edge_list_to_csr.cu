@@ -102,7 +102,7 @@ Csr<double> build_csr(const DeviceEdgeList& edges, const Options& options,
 
   DeviceArray<std::uint64_t> keys = device_array<std::uint64_t>(nslots);
   DeviceArray<EdgeNumber> edge_of = device_array<EdgeNumber>(nslots);
-  write_entry_keys<<<blocks_for(nedges), block_threads>>>(
+  write_entry_keys<<<blocks_for(nedges), block_threads, 0, current_stream()>>>(
       nedges, edges.source.data(), edges.target.data(), coordinates, options.symmetrize,
       options.drop_self_loops, keys.data(), edge_of.data());
   GRB_CUDA_CHECK_LAUNCH();
@@ -120,10 +120,9 @@ Csr<double> build_csr(const DeviceEdgeList& edges, const Options& options,
   keys = {};  // before the values are allocated: see the memory arithmetic above
   csr.values = device_array<double>(nruns);
   if (nruns > 0) {
-    combine_runs<<<blocks_for(nruns), block_threads>>>(nruns, nentries, starts.data(),
-                                                       edge_of.data(), edges.weight.data(),
-                                                       !options.drop_duplicates,
-                                                       csr.values.data());
+    combine_runs<<<blocks_for(nruns), block_threads, 0, current_stream()>>>(
+        nruns, nentries, starts.data(), edge_of.data(), edges.weight.data(),
+        !options.drop_duplicates, csr.values.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   return csr;
@@ -138,8 +137,8 @@ Csr<double> edge_list_to_csr_cuda(const DeviceEdgeList& edges, const Options& op
   if (nedges > 0) {
     DeviceArray<unsigned long long> first_bad = device_array<unsigned long long>(1);
     write_scalar(first_bad.data(), static_cast<unsigned long long>(nedges));
-    find_bad_endpoint<<<blocks_for(nedges), block_threads>>>(nedges, n, edges.source.data(),
-                                                             edges.target.data(), first_bad.data());
+    find_bad_endpoint<<<blocks_for(nedges), block_threads, 0, current_stream()>>>(
+        nedges, n, edges.source.data(), edges.target.data(), first_bad.data());
     GRB_CUDA_CHECK_LAUNCH();
     if (const std::uint64_t e = read_scalar(first_bad.data()); e < nedges) {
       Index source = 0, target = 0;

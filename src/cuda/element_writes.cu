@@ -133,7 +133,7 @@ class ElementWrites final : public Deferred {
     for (int j = 0; j < jobs_.count; ++j)
       if (jobs_.job[j].kind == ElementJob::clear)
         words = std::max<std::uint64_t>(words, jobs_.job[j].size / sizeof(uint4));
-    element_writes<<<blocks_for(words), block_threads>>>(jobs_);
+    element_writes<<<blocks_for(words), block_threads, 0, current_stream()>>>(jobs_);
     GRB_CUDA_CHECK_LAUNCH();
   }
   void finish() override {}

@@ -25,7 +25,7 @@ void fill_kronecker_cuda(int scale, std::uint64_t seed, DeviceEdgeList& edges) {
   const std::uint64_t nedges = edges.size();
   if (nedges == 0) return;
   const KroneckerSampler sampler(scale, nedges, seed);
-  sample_kronecker_edges<<<blocks_for(nedges), block_threads>>>(
+  sample_kronecker_edges<<<blocks_for(nedges), block_threads, 0, current_stream()>>>(
       sampler, nedges, edges.source.data(), edges.target.data(), edges.weight.data());
   GRB_CUDA_CHECK_LAUNCH();
 }

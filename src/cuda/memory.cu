@@ -13,17 +13,17 @@
 // other host work), between a level's count and the next level's launch.
 #include <cuda_runtime.h>
 
-#include <unordered_map>
-
 #include <atomic>
 #include <cstdint>
 #include <limits>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "grb/array.hpp"
 #include "grb/cuda/primitives/check.cuh"
+#include "grb/cuda/primitives/launch.cuh"
 #include "grb/error.hpp"
 #include "grb/types.hpp"
 
@@ -105,7 +105,8 @@ void release(void* pointer) noexcept {
     pooled = false;
     for (int d : state.configured) pooled = pooled || d == device;
   }
-  const cudaError_t status = pooled ? cudaFreeAsync(pointer, cudaStream_t{0}) : cudaFree(pointer);
+  const cudaError_t status =
+      pooled ? cudaFreeAsync(pointer, grb::cuda::detail::current_stream()) : cudaFree(pointer);
   if (status != cudaSuccess) (void)cudaGetLastError();
 }
 
@@ -131,7 +132,7 @@ class KeptBlocks {
     std::lock_guard lock(mutex_);
     void* pointer = nullptr;
     if (closed_) {
-      status = cudaMallocAsync(&pointer, bytes, cudaStream_t{0});
+      status = cudaMallocAsync(&pointer, bytes, grb::cuda::detail::current_stream());
       return pointer;
     }
     if (const auto kept = free_.find(size); kept != free_.end()) {
@@ -146,11 +147,11 @@ class KeptBlocks {
         return block.pointer;
       }
     }
-    status = cudaMallocAsync(&pointer, size, cudaStream_t{0});
+    status = cudaMallocAsync(&pointer, size, grb::cuda::detail::current_stream());
     if (status == cudaErrorMemoryAllocation && size != bytes) {
       // The class's size does not fit where the exact one may: that block is not kept.
       (void)cudaGetLastError();
-      status = cudaMallocAsync(&pointer, bytes, cudaStream_t{0});
+      status = cudaMallocAsync(&pointer, bytes, grb::cuda::detail::current_stream());
       return status == cudaSuccess ? pointer : nullptr;
     }
     if (status != cudaSuccess) return nullptr;
@@ -173,7 +174,7 @@ class KeptBlocks {
         (!large || kept_large_ + block.size <= large_limit(block.device))) {
       free.push_back(block);
       if (large) kept_large_ += block.size;
-    } else if (cudaFreeAsync(pointer, cudaStream_t{0}) != cudaSuccess) {
+    } else if (cudaFreeAsync(pointer, grb::cuda::detail::current_stream()) != cudaSuccess) {
       (void)cudaGetLastError();
     }
     return true;
@@ -204,7 +205,8 @@ class KeptBlocks {
   void release_kept_locked() noexcept {
     for (auto& [size, free] : free_) {
       for (const Block& block : free)
-        if (cudaFreeAsync(block.pointer, cudaStream_t{0}) != cudaSuccess) (void)cudaGetLastError();
+        if (cudaFreeAsync(block.pointer, grb::cuda::detail::current_stream()) != cudaSuccess)
+          (void)cudaGetLastError();
       free.clear();
     }
     kept_large_ = 0;
@@ -311,8 +313,10 @@ void release_kept_device_blocks() { kept_blocks().release_kept(); }
 
 void copy_device_bytes(void* destination, const void* source, std::size_t bytes) {
   // cudaMemcpyDefault infers the direction from unified addressing; the copy is ordered after
-  // the work already queued on the default stream and finished when it returns.
-  GRB_CUDA_CHECK(cudaMemcpy(destination, source, bytes, cudaMemcpyDefault));
+  // the work already queued on the stream and finished when it returns.
+  const cudaStream_t stream = grb::cuda::detail::current_stream();
+  GRB_CUDA_CHECK(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDefault, stream));
+  GRB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 void synchronize_device() {

@@ -61,22 +61,22 @@ void transpose_with(std::size_t value_bytes, Index nrows, Index ncols, Offset nv
   auto keys = device_array<Index>(nvals);
   auto positions_in = device_array<Position>(nvals);
   auto positions_out = device_array<Position>(nvals);
-  number_entries<<<blocks_for(nvals), block_threads>>>(nvals, positions_in.data());
+  number_entries<<<blocks_for(nvals), block_threads, 0, current_stream()>>>(nvals,
+                                                                            positions_in.data());
   GRB_CUDA_CHECK_LAUNCH();
   const int end_bit = significant_bits(ncols > 0 ? ncols - 1 : 0);
   const std::int64_t items = static_cast<std::int64_t>(nvals);
   cub_run([&](void* temporary, std::size_t& bytes) {
     return cub::DeviceRadixSort::SortPairs(temporary, bytes, col_indices, keys.data(),
                                            positions_in.data(), positions_out.data(), items, 0,
-                                           end_bit);
+                                           end_bit, current_stream());
   });
-  column_offsets<<<blocks_for(std::uint64_t(ncols) + 1), block_threads>>>(ncols, nvals,
-                                                                           keys.data(),
-                                                                           t_row_offsets);
+  column_offsets<<<blocks_for(std::uint64_t(ncols) + 1), block_threads, 0, current_stream()>>>(
+      ncols, nvals, keys.data(), t_row_offsets);
   GRB_CUDA_CHECK_LAUNCH();
   dispatch_element_size(value_bytes, "transpose", [&](auto word) {
     using Word = decltype(word);
-    gather_transposed<<<blocks_for(nvals), block_threads>>>(
+    gather_transposed<<<blocks_for(nvals), block_threads, 0, current_stream()>>>(
         nvals, nrows, row_offsets, positions_out.data(), static_cast<const Word*>(values),
         t_col_indices, static_cast<Word*>(t_values));
     GRB_CUDA_CHECK_LAUNCH();

@@ -86,16 +86,16 @@ void sort_by_bitmap(Index size, Index nvals, const Index* indices, const Word* v
   auto bits = device_array<std::uint32_t>(words);
   fill_zero(bits.data(), words);
   auto by_position = device_array<Word>(size);  // read only where marked
-  mark_entries<<<blocks_for(nvals), block_threads>>>(nvals, indices, values, bits.data(),
-                                                      by_position.data());
+  mark_entries<<<blocks_for(nvals), block_threads, 0, current_stream()>>>(
+      nvals, indices, values, bits.data(), by_position.data());
   GRB_CUDA_CHECK_LAUNCH();
   auto starts = device_array<Offset>(words + 1);
-  count_marked<<<blocks_for(words), block_threads>>>(words, bits.data(), starts.data());
+  count_marked<<<blocks_for(words), block_threads, 0, current_stream()>>>(words, bits.data(),
+                                                                          starts.data());
   GRB_CUDA_CHECK_LAUNCH();
   exclusive_scan_counts(starts.data(), words);
-  emit_marked<<<blocks_for(words), block_threads>>>(words, bits.data(), starts.data(),
-                                                     by_position.data(), sorted_indices,
-                                                     sorted_values);
+  emit_marked<<<blocks_for(words), block_threads, 0, current_stream()>>>(
+      words, bits.data(), starts.data(), by_position.data(), sorted_indices, sorted_values);
   GRB_CUDA_CHECK_LAUNCH();
 }
 
@@ -158,26 +158,25 @@ bool set_sparse_element_cuda(std::size_t element_bytes, const Index* indices, co
   if (nvals > 0) {
     where = device_array<unsigned long long>(2);
     zero_device_bytes(where.data(), 2 * sizeof(unsigned long long));
-    locate_entry<<<jumbled ? blocks_for(nvals) : 1, jumbled ? block_threads : 1>>>(
-        nvals, indices, i, jumbled, where.data());
+    locate_entry<<<jumbled ? blocks_for(nvals) : 1, jumbled ? block_threads : 1, 0,
+                   current_stream()>>>(nvals, indices, i, jumbled, where.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   dispatch_element_size(element_bytes, "set_element", [&](auto word) {
     using Word = decltype(word);
     std::memcpy(&word, value, sizeof word);
-    store_entry<<<blocks_for(std::uint64_t(nvals) + 1), block_threads>>>(
+    store_entry<<<blocks_for(std::uint64_t(nvals) + 1), block_threads, 0, current_stream()>>>(
         nvals, indices, static_cast<const Word*>(values), i, word, where.data(), jumbled,
         out_indices, static_cast<Word*>(out_values));
     GRB_CUDA_CHECK_LAUNCH();
   });
   if (nvals == 0) return true;  // nothing to read back: a BFS's setup waits for nothing
-  unsigned long long found = 0;
-  GRB_CUDA_CHECK(cudaMemcpy(&found, where.data() + 1, sizeof found, cudaMemcpyDeviceToHost));
-  return found == 0;
+  return read_scalar(where.data() + 1) == 0;
 }
 
 void zero_device_bytes(void* pointer, std::size_t bytes) {
-  if (bytes > 0) GRB_CUDA_CHECK(cudaMemsetAsync(pointer, 0, bytes, 0));
+  if (bytes > 0)
+    GRB_CUDA_CHECK(cudaMemsetAsync(pointer, 0, bytes, grb::cuda::detail::current_stream()));
 }
 
 void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
@@ -187,17 +186,19 @@ void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, co
   fill_zero(present, size);
   if (!dense_values) {
     if (nvals == 0) return;
-    mark_present<<<blocks_for(nvals), block_threads>>>(nvals, indices, present);
+    mark_present<<<blocks_for(nvals), block_threads, 0, current_stream()>>>(nvals, indices,
+                                                                            present);
     GRB_CUDA_CHECK_LAUNCH();
     return;
   }
   // Absent positions get zero bytes too: their values are unspecified, but never uninitialized
   // memory (so copies of the whole array are clean under compute-sanitizer's initcheck).
-  GRB_CUDA_CHECK(cudaMemsetAsync(dense_values, 0, std::size_t(size) * element_bytes, 0));
+  GRB_CUDA_CHECK(
+      cudaMemsetAsync(dense_values, 0, std::size_t(size) * element_bytes, current_stream()));
   if (nvals == 0) return;
   dispatch_element_size(element_bytes, "sparse_to_dense", [&](auto word) {
     using Word = decltype(word);
-    scatter_sparse_entries<<<blocks_for(nvals), block_threads>>>(
+    scatter_sparse_entries<<<blocks_for(nvals), block_threads, 0, current_stream()>>>(
         nvals, indices, static_cast<const Word*>(values), static_cast<Word*>(dense_values),
         present);
     GRB_CUDA_CHECK_LAUNCH();
@@ -216,15 +217,16 @@ void fill_absent_cuda(std::size_t element_bytes, Index size, Index nvals, const 
     auto* to = static_cast<Word*>(out);
     const auto* from = static_cast<const Word*>(values);
     if (present) {
-      fill_dense_absent<<<blocks_for(size), block_threads>>>(size, from, present, fill, to);
+      fill_dense_absent<<<blocks_for(size), block_threads, 0, current_stream()>>>(
+          size, from, present, fill, to);
       GRB_CUDA_CHECK_LAUNCH();
       return;
     }
-    fill_value<<<blocks_for(size), block_threads>>>(size, fill, to);
+    fill_value<<<blocks_for(size), block_threads, 0, current_stream()>>>(size, fill, to);
     GRB_CUDA_CHECK_LAUNCH();
     if (nvals == 0) return;
-    scatter_sparse_entries<<<blocks_for(nvals), block_threads>>>(nvals, indices, from, to,
-                                                                 nullptr);
+    scatter_sparse_entries<<<blocks_for(nvals), block_threads, 0, current_stream()>>>(
+        nvals, indices, from, to, nullptr);
     GRB_CUDA_CHECK_LAUNCH();
   });
 }
@@ -241,11 +243,11 @@ void dense_to_sparse_cuda(std::size_t element_bytes, Index size, Index nvals,
   const std::int64_t items = size;
   cub_run([&](void* temporary, std::size_t& bytes) {
     return cub::DeviceSelect::Flagged(temporary, bytes, thrust::counting_iterator<Index>(0),
-                                      present, indices, selected.data(), items);
+                                      present, indices, selected.data(), items, current_stream());
   });
   dispatch_element_size(element_bytes, "dense_to_sparse", [&](auto word) {
     using Word = decltype(word);
-    gather_dense_entries<<<blocks_for(nvals), block_threads>>>(
+    gather_dense_entries<<<blocks_for(nvals), block_threads, 0, current_stream()>>>(
         nvals, indices, static_cast<const Word*>(dense_values), static_cast<Word*>(values));
     GRB_CUDA_CHECK_LAUNCH();
   });
@@ -266,7 +268,7 @@ void sort_entries_cuda(std::size_t element_bytes, Index size, Index nvals, const
     const std::int64_t items = nvals;
     cub_run([&](void* temporary, std::size_t& bytes) {
       return cub::DeviceRadixSort::SortPairs(temporary, bytes, indices, sorted_indices, in, out,
-                                             items, 0, key_bits(size - 1));
+                                             items, 0, key_bits(size - 1), current_stream());
     });
   });
 }

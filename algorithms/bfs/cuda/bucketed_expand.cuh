@@ -93,8 +93,9 @@ __global__ void __launch_bounds__(Block)
 inline void launch_expand_bucketed(GraphView out, const Index* frontier, Index frontier_size,
                                    std::int32_t next_level, std::int32_t* level, Index* parent,
                                    Index* next_frontier, Tally* counters) {
-  expand_bucketed<<<blocks_for(frontier_size, bucketed_block), bucketed_block>>>(
-      out, frontier, frontier_size, next_level, level, parent, next_frontier, counters);
+  expand_bucketed<<<blocks_for(frontier_size, bucketed_block), bucketed_block, 0,
+                    current_stream()>>>(out, frontier, frontier_size, next_level, level, parent,
+                                        next_frontier, counters);
   GRB_CUDA_CHECK_LAUNCH();
 }
 

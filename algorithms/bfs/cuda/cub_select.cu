@@ -50,7 +50,8 @@ class CubSelect final : public DeviceEngine {
     std::size_t bytes = 0;
     GRB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, thrust::counting_iterator<Index>(0),
                                          state_.next_queue(), &state_.counters()->discovered,
-                                         graph_.vertices(), OnLevel{state_.level(), 0}));
+                                         graph_.vertices(), OnLevel{state_.level(), 0},
+                                         current_stream()));
     select_storage_ = detail::Array<unsigned char>(std::max<std::size_t>(bytes, 1), Backend::cuda);
   }
   std::size_t engine_bytes() const override { return select_storage_.size(); }
@@ -60,7 +61,7 @@ class CubSelect final : public DeviceEngine {
     for (std::int32_t depth = 0; frontier > 0; ++depth) {
       state_.clear_counters();
       log_.begin_level();
-      expand_without_atomics<<<blocks_for(frontier, block), block>>>(
+      expand_without_atomics<<<blocks_for(frontier, block), block, 0, current_stream()>>>(
           graph_.out(), state_.queue(), static_cast<Index>(frontier), depth + 1, state_.level(),
           state_.parent(), state_.counters());
       GRB_CUDA_CHECK_LAUNCH();
@@ -68,7 +69,7 @@ class CubSelect final : public DeviceEngine {
       GRB_CUDA_CHECK(cub::DeviceSelect::If(select_storage_.data(), bytes,
                                            thrust::counting_iterator<Index>(0), state_.next_queue(),
                                            &state_.counters()->discovered, graph_.vertices(),
-                                           OnLevel{state_.level(), depth + 1}));
+                                           OnLevel{state_.level(), depth + 1}, current_stream()));
       const Tally counted = state_.read_counters();
       log_.end_level(frontier, counted.edges, Direction::push);
       state_.swap_queues();

@@ -22,7 +22,7 @@ class DeviceEngine : public Engine {
     graph_.upload(graph, edges_, name_);
     state_.allocate(graph_.vertices());
     prepare_engine();
-    GRB_CUDA_CHECK(cudaDeviceSynchronize());
+    GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
     prepared_ = true;
   }
 
@@ -35,7 +35,7 @@ class DeviceEngine : public Engine {
     log_.start(options);
     state_.start(source);
     search(source);
-    GRB_CUDA_CHECK(cudaDeviceSynchronize());
+    GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
   }
 
   Result result() const final {

@@ -7,6 +7,7 @@
 
 #include "grb/array.hpp"
 #include "grb/cuda/primitives.cuh"
+#include "grb/cuda/runtime.cuh"
 #include "grb/error.hpp"
 #include "grb/matrix.hpp"
 #include "grb/types.hpp"

@@ -771,8 +771,8 @@ class DirectionOptimized final : public Engine {
     search_.report = report_.device();
 
     if (words > 0) {
-      degree_masks<<<blocks_for(words, block), block>>>(graph_.out(), graph_.in(), words,
-                                                        no_in_edges_.data(), large_.data());
+      degree_masks<<<blocks_for(words, block), block, 0, current_stream()>>>(
+          graph_.out(), graph_.in(), words, no_in_edges_.data(), large_.data());
       GRB_CUDA_CHECK_LAUNCH();
     }
     // One resident wave: every level kernel loops over its work (it does not know the frontier's
@@ -781,7 +781,7 @@ class DirectionOptimized final : public Engine {
     grid_ = std::min(resident_blocks(bfs_level, block), blocks_for(work * 32, block));
     start_grid_ = std::min(multiprocessor_count() * 8, blocks_for(n, block));
     // The arrays above are allocated stream-ordered: they exist before the graph is built.
-    GRB_CUDA_CHECK(cudaDeviceSynchronize());
+    GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
     has_loop_ = graphs_allowed() && loop_.build(search_, grid_);
     prepared_ = true;
   }
@@ -793,15 +793,15 @@ class DirectionOptimized final : public Engine {
                              " is not a vertex (n = " + std::to_string(graph_.vertices()) + ")");
     parents_ = options.parents;
     log_.start(options);
-    begin_search<<<start_grid_, block>>>(search_, source);
+    begin_search<<<start_grid_, block, 0, current_stream()>>>(search_, source);
     GRB_CUDA_CHECK_LAUNCH();
     const Report& report = report_.host();
     if (has_loop_ && !options.level_timing) {
       // Each launch runs up to report_capacity levels; the host collects them between launches.
       std::int32_t recorded = 0;
       do {
-        GRB_CUDA_CHECK(cudaGraphLaunch(loop_.exec(), nullptr));
-        GRB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        GRB_CUDA_CHECK(cudaGraphLaunch(loop_.exec(), current_stream()));
+        GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
         std::vector<LevelStats> levels;
         for (; recorded < report.levels; ++recorded) levels.push_back(stats(report, recorded));
         log_.end_levels(levels);
@@ -810,9 +810,9 @@ class DirectionOptimized final : public Engine {
       // One level per launch, waited for: per-level timing (or no conditional graph nodes).
       do {
         log_.begin_level();
-        bfs_level<<<grid_, block>>>(search_, false);
+        bfs_level<<<grid_, block, 0, current_stream()>>>(search_, false);
         GRB_CUDA_CHECK_LAUNCH();
-        GRB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
         const LevelStats level = stats(report, report.levels - 1);
         log_.end_level(level.frontier, level.edges_inspected, level.direction);
       } while (!report.finished);

@@ -50,8 +50,8 @@ class EdgeCentric final : public DeviceEngine {
   void prepare_engine() override {
     sources_ = detail::Array<Index>(graph_.edges(), Backend::cuda);
     if (graph_.vertices() > 0) {
-      expand_row_ids<<<blocks_for(graph_.vertices(), block), block>>>(graph_.out(),
-                                                                       sources_.data());
+      expand_row_ids<<<blocks_for(graph_.vertices(), block), block, 0, current_stream()>>>(
+          graph_.out(), sources_.data());
       GRB_CUDA_CHECK_LAUNCH();
     }
   }
@@ -61,8 +61,8 @@ class EdgeCentric final : public DeviceEngine {
     const unsigned blocks =
         std::min(blocks_for(std::max<Offset>(graph_.edges(), graph_.vertices()), block), max_blocks);
     sweep_levels(Direction::push, [&](std::int32_t depth) {
-      push_along_every_edge<<<blocks, block>>>(sources_.data(), graph_.out(), depth,
-                                               state_.level(), state_.parent(), state_.counters());
+      push_along_every_edge<<<blocks, block, 0, current_stream()>>>(
+          sources_.data(), graph_.out(), depth, state_.level(), state_.parent(), state_.counters());
       GRB_CUDA_CHECK_LAUNCH();
     });
   }

@@ -44,7 +44,7 @@ class FrontierPrivatized final : public DeviceEngine {
  private:
   void search(Index source) override {
     push_levels(0, 1, graph_.out_degree(source), [&](std::int32_t depth, Index frontier, Offset) {
-      expand_queue_privatized<<<blocks_for(frontier, block), block>>>(
+      expand_queue_privatized<<<blocks_for(frontier, block), block, 0, current_stream()>>>(
           graph_.out(), state_.queue(), frontier, depth + 1, state_.level(), state_.parent(),
           state_.next_queue(), state_.counters());
       GRB_CUDA_CHECK_LAUNCH();

@@ -61,7 +61,7 @@ class EdgeParallelPush {
     starts_ = detail::Array<Offset>(vertices, Backend::cuda);
     std::size_t bytes = 0;
     GRB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, degrees_.data(), starts_.data(),
-                                                 vertices));
+                                                 vertices, current_stream()));
     scan_storage_ = detail::Array<unsigned char>(std::max<std::size_t>(bytes, 1), Backend::cuda);
   }
   std::size_t bytes() const {
@@ -75,16 +75,16 @@ class EdgeParallelPush {
     if (frontier_edges == 0) return;  // nothing to expand: the counters stay zero
     constexpr int block = load_balance_block;
     constexpr unsigned max_blocks = 1u << 20;
-    frontier_degrees<<<blocks_for(frontier_size, block), block>>>(out, frontier, frontier_size,
-                                                                  degrees_.data());
+    frontier_degrees<<<blocks_for(frontier_size, block), block, 0, current_stream()>>>(
+        out, frontier, frontier_size, degrees_.data());
     GRB_CUDA_CHECK_LAUNCH();
     std::size_t bytes = scan_storage_.size();
     GRB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_storage_.data(), bytes, degrees_.data(),
-                                                 starts_.data(), frontier_size));
+                                                 starts_.data(), frontier_size, current_stream()));
     const unsigned blocks = std::min(blocks_for(frontier_edges, block), max_blocks);
-    expand_edge_per_thread<<<blocks, block>>>(out, frontier, frontier_size, starts_.data(),
-                                              frontier_edges, next_level, level, parent,
-                                              next_frontier, counters);
+    expand_edge_per_thread<<<blocks, block, 0, current_stream()>>>(
+        out, frontier, frontier_size, starts_.data(), frontier_edges, next_level, level, parent,
+        next_frontier, counters);
     GRB_CUDA_CHECK_LAUNCH();
   }
 

@@ -126,13 +126,15 @@ class Persistent final : public DeviceEngine {
     level_edges_ = detail::Array<unsigned long long>(std::size_t(vertices) + 1, Backend::cuda);
     for (auto& edges : edges_) {
       edges = detail::Array<Edges>(vertices, Backend::cuda);
-      GRB_CUDA_CHECK(cudaMemsetAsync(edges.data(), 0, edges.size() * sizeof(Edges)));
+      GRB_CUDA_CHECK(
+          cudaMemsetAsync(edges.data(), 0, edges.size() * sizeof(Edges), current_stream()));
     }
     // A warp reads its first queue entry before it knows the frontier's size (the entry may be
     // past it, and dropped): every entry is initialized once, so that read is never of
     // uninitialized memory (compute-sanitizer's initcheck).
     for (Index* queue : {state_.queue(), state_.next_queue()})
-      GRB_CUDA_CHECK(cudaMemsetAsync(queue, 0, std::size_t(vertices) * sizeof(Index)));
+      GRB_CUDA_CHECK(
+          cudaMemsetAsync(queue, 0, std::size_t(vertices) * sizeof(Index), current_stream()));
   }
 
   std::size_t engine_bytes() const override {
@@ -144,8 +146,10 @@ class Persistent final : public DeviceEngine {
   void search(Index source) override {
     // The source is in the queue: sizes = {1, 0, 0}; level 1's edge sum starts at zero.
     const unsigned long long start[3] = {1, 0, 0};
-    GRB_CUDA_CHECK(cudaMemcpyAsync(sizes_.data(), start, sizeof start, cudaMemcpyHostToDevice));
-    GRB_CUDA_CHECK(cudaMemsetAsync(level_edges_.data(), 0, sizeof(unsigned long long)));
+    GRB_CUDA_CHECK(cudaMemcpyAsync(sizes_.data(), start, sizeof start, cudaMemcpyHostToDevice,
+                                   current_stream()));
+    GRB_CUDA_CHECK(
+        cudaMemsetAsync(level_edges_.data(), 0, sizeof(unsigned long long), current_stream()));
     Buffers buffers{graph_.out(),
                     state_.level(),
                     state_.parent(),
@@ -157,20 +161,20 @@ class Persistent final : public DeviceEngine {
                     level_count_.data()};
     // The source's edges, beside it in the first queue: offsets[source] and offsets[source + 1].
     GRB_CUDA_CHECK(cudaMemcpyAsync(edges_[0].data(), graph_.out().row_offsets + source,
-                                   sizeof(Edges), cudaMemcpyDeviceToDevice));
+                                   sizeof(Edges), cudaMemcpyDeviceToDevice, current_stream()));
     void* arguments[] = {&buffers};
     log_.begin_level();
     GRB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_search),
-                                               blocks_, block, arguments, 0, nullptr));
-    Index levels = 0;
-    GRB_CUDA_CHECK(cudaMemcpy(&levels, level_count_.data(), sizeof levels, cudaMemcpyDeviceToHost));
-    const std::size_t count = levels;
+                                               blocks_, block, arguments, 0, current_stream()));
+    const std::size_t count = read_scalar(level_count_.data());
     std::vector<Index> frontier(count);
     std::vector<unsigned long long> edges(count);
-    GRB_CUDA_CHECK(cudaMemcpy(frontier.data(), level_frontier_.data(), count * sizeof(Index),
-                              cudaMemcpyDeviceToHost));
-    GRB_CUDA_CHECK(cudaMemcpy(edges.data(), level_edges_.data(), count * sizeof(unsigned long long),
-                              cudaMemcpyDeviceToHost));
+    GRB_CUDA_CHECK(cudaMemcpyAsync(frontier.data(), level_frontier_.data(), count * sizeof(Index),
+                                   cudaMemcpyDeviceToHost, current_stream()));
+    GRB_CUDA_CHECK(cudaMemcpyAsync(edges.data(), level_edges_.data(),
+                                   count * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                   current_stream()));
+    GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
     std::vector<LevelStats> stats(count);
     for (std::size_t d = 0; d < count; ++d)
       stats[d] = {frontier[d], static_cast<Offset>(edges[d]), Direction::push, 0.0};

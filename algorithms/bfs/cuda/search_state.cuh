@@ -29,8 +29,8 @@ class SearchState {
   }
 
   void start(Index source) {
-    start_search<<<blocks_for(vertices_, 256), 256>>>(vertices_, source, level_.data(),
-                                                        parent_.data(), queue_.data());
+    start_search<<<blocks_for(vertices_, 256), 256, 0, current_stream()>>>(
+        vertices_, source, level_.data(), parent_.data(), queue_.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
 
@@ -42,13 +42,13 @@ class SearchState {
   Tally* counters() { return counters_.data(); }
 
   void clear_counters() {
-    GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(Tally)));
+    GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(Tally), current_stream()));
   }
   /// The one host round trip of a level: waits for the level's kernels, reads its counters.
   Tally read_counters() {
     GRB_CUDA_CHECK(cudaMemcpyAsync(host_counters_.get(), counters_.data(), sizeof(Tally),
-                                   cudaMemcpyDeviceToHost));
-    GRB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+                                   cudaMemcpyDeviceToHost, current_stream()));
+    GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
     return *host_counters_;
   }
 

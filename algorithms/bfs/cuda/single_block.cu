@@ -152,7 +152,7 @@ class SingleBlock final : public DeviceEngine {
     report_ = detail::Array<Report>(1, Backend::cuda);
     // The whole report is copied back after each launch, level slots not yet written included:
     // zeroed once, so no copy reads uninitialized memory (compute-sanitizer's initcheck).
-    GRB_CUDA_CHECK(cudaMemset(report_.data(), 0, sizeof(Report)));
+    GRB_CUDA_CHECK(cudaMemsetAsync(report_.data(), 0, sizeof(Report), current_stream()));
   }
   std::size_t engine_bytes() const override { return sizeof(Report); }
   std::size_t shared_bytes() const { return 2 * std::size_t(capacity_) * sizeof(Index); }
@@ -163,13 +163,13 @@ class SingleBlock final : public DeviceEngine {
     while (frontier > 0) {
       log_.begin_level();
       if (frontier <= capacity_ && frontier_edges <= edge_limit) {
-        run_levels_in_one_block<<<1, block, shared_bytes()>>>(
+        run_levels_in_one_block<<<1, block, shared_bytes(), current_stream()>>>(
             graph_.out(), state_.queue(), static_cast<Index>(frontier), frontier_edges, depth,
             capacity_, state_.level(), state_.parent(), state_.next_queue(), report_.data());
         GRB_CUDA_CHECK_LAUNCH();
         GRB_CUDA_CHECK(cudaMemcpyAsync(host_report_.get(), report_.data(), sizeof(Report),
-                                       cudaMemcpyDeviceToHost));
-        GRB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+                                       cudaMemcpyDeviceToHost, current_stream()));
+        GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
         const Report& report = *host_report_;
         std::vector<LevelStats> levels(report.levels);
         for (std::size_t l = 0; l < levels.size(); ++l)

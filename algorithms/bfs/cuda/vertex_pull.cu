@@ -43,7 +43,7 @@ class VertexPull final : public DeviceEngine {
  private:
   void search(Index) override {
     sweep_levels(Direction::pull, [&](std::int32_t depth) {
-      pull_into_every_vertex<<<blocks_for(graph_.vertices(), block), block>>>(
+      pull_into_every_vertex<<<blocks_for(graph_.vertices(), block), block, 0, current_stream()>>>(
           graph_.in(), depth, state_.level(), state_.parent(), state_.counters());
       GRB_CUDA_CHECK_LAUNCH();
     });

@@ -38,7 +38,7 @@ class VertexPush final : public DeviceEngine {
  private:
   void search(Index) override {
     sweep_levels(Direction::push, [&](std::int32_t depth) {
-      push_from_every_vertex<<<blocks_for(graph_.vertices(), block), block>>>(
+      push_from_every_vertex<<<blocks_for(graph_.vertices(), block), block, 0, current_stream()>>>(
           graph_.out(), depth, state_.level(), state_.parent(), state_.counters());
       GRB_CUDA_CHECK_LAUNCH();
     });

@@ -52,9 +52,9 @@ class WarpCooperative final : public DeviceEngine {
   void search(Index source) override {
     push_levels(0, 1, graph_.out_degree(source), [&](std::int32_t depth, Index frontier, Offset) {
       const unsigned blocks = std::min(blocks_for(frontier, warps_per_block), max_blocks);
-      expand_warp_per_vertex<<<blocks, block>>>(graph_.out(), state_.queue(), frontier,
-                                                depth + 1, state_.level(), state_.parent(),
-                                                state_.next_queue(), state_.counters());
+      expand_warp_per_vertex<<<blocks, block, 0, current_stream()>>>(
+          graph_.out(), state_.queue(), frontier, depth + 1, state_.level(), state_.parent(),
+          state_.next_queue(), state_.counters());
       GRB_CUDA_CHECK_LAUNCH();
     });
   }

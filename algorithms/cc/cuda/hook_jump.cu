@@ -137,22 +137,22 @@ class HookJump final : public Engine {
     passes_ = 0;
     ran_ = true;
     if (n == 0) return;
-    own_parents<<<blocks_for(n), block_threads>>>(n, parent_.data());
+    own_parents<<<blocks_for(n), block_threads, 0, current_stream()>>>(n, parent_.data());
     GRB_CUDA_CHECK_LAUNCH();
-    link_sampled<<<blocks_for(n), block_threads>>>(graph_.view(), 0, sampled_neighbours,
-                                                   parent_.data());
+    link_sampled<<<blocks_for(n), block_threads, 0, current_stream()>>>(
+        graph_.view(), 0, sampled_neighbours, parent_.data());
     GRB_CUDA_CHECK_LAUNCH();
-    flatten<<<blocks_for(n), block_threads>>>(n, parent_.data());
+    flatten<<<blocks_for(n), block_threads, 0, current_stream()>>>(n, parent_.data());
     GRB_CUDA_CHECK_LAUNCH();
-    find_giant<<<1, label_samples>>>(n, parent_.data(), giant_.data());
+    find_giant<<<1, label_samples, 0, current_stream()>>>(n, parent_.data(), giant_.data());
     GRB_CUDA_CHECK_LAUNCH();
-    link_remaining<<<static_cast<unsigned>((std::uint64_t(n) + block - 1) / block), block>>>(
-        graph_.view(), giant_.data(), parent_.data());
+    link_remaining<<<static_cast<unsigned>((std::uint64_t(n) + block - 1) / block), block, 0,
+                     current_stream()>>>(graph_.view(), giant_.data(), parent_.data());
     GRB_CUDA_CHECK_LAUNCH();
-    flatten<<<blocks_for(n), block_threads>>>(n, parent_.data());
+    flatten<<<blocks_for(n), block_threads, 0, current_stream()>>>(n, parent_.data());
     GRB_CUDA_CHECK_LAUNCH();
     passes_ = 2;
-    GRB_CUDA_CHECK(cudaDeviceSynchronize());
+    GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
   }
 
   Result result() const override {

@@ -60,16 +60,17 @@ class LabelPropagation final : public Engine {
     sweeps_ = 0;
     ran_ = true;
     if (n == 0) return;
-    own_labels<<<blocks_for(n), block>>>(n, label_.data());
+    own_labels<<<blocks_for(n), block, 0, current_stream()>>>(n, label_.data());
     GRB_CUDA_CHECK_LAUNCH();
-    GRB_CUDA_CHECK(cudaMemsetAsync(stamp_.data(), 0, std::size_t(n) * sizeof(unsigned), 0));
+    GRB_CUDA_CHECK(
+        cudaMemsetAsync(stamp_.data(), 0, std::size_t(n) * sizeof(unsigned), current_stream()));
     const Index* worklist = nullptr;  // the first sweep: every vertex
     for (Index count = n; count > 0;) {
       ++sweeps_;
-      GRB_CUDA_CHECK(cudaMemsetAsync(next_count_.data(), 0, sizeof(unsigned), 0));
-      push_labels<<<static_cast<unsigned>((std::uint64_t(count) + block - 1) / block), block>>>(
-          graph_.view(), worklist, count, label_.data(), stamp_.data(), sweeps_, next_.data(),
-          next_count_.data());
+      GRB_CUDA_CHECK(cudaMemsetAsync(next_count_.data(), 0, sizeof(unsigned), current_stream()));
+      push_labels<<<static_cast<unsigned>((std::uint64_t(count) + block - 1) / block), block, 0,
+                    current_stream()>>>(graph_.view(), worklist, count, label_.data(),
+                                        stamp_.data(), sweeps_, next_.data(), next_count_.data());
       GRB_CUDA_CHECK_LAUNCH();
       count = read_scalar(next_count_.data());  // synchronizes: the sweep is done
       worklist_.swap(next_);

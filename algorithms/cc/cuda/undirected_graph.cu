@@ -55,14 +55,15 @@ void UndirectedGraph::upload(const Matrix<bool>& graph, std::string_view engine)
   const GraphView transposed = pattern_of(device.csc());
   vertices_ = graph.nrows();
   offsets_ = detail::Array<Offset>(std::size_t(vertices_) + 1, Backend::cuda);
-  union_lengths<<<blocks_for(vertices_), block_threads>>>(a, transposed, offsets_.data());
+  union_lengths<<<blocks_for(vertices_), block_threads, 0, current_stream()>>>(a, transposed,
+                                                                               offsets_.data());
   GRB_CUDA_CHECK_LAUNCH();
   exclusive_scan_counts(offsets_.data(), vertices_);
   targets_ = detail::Array<Index>(read_scalar(offsets_.data() + vertices_), Backend::cuda);
-  union_rows<<<blocks_for(vertices_), block_threads>>>(a, transposed, offsets_.data(),
-                                                      targets_.data());
+  union_rows<<<blocks_for(vertices_), block_threads, 0, current_stream()>>>(
+      a, transposed, offsets_.data(), targets_.data());
   GRB_CUDA_CHECK_LAUNCH();
-  GRB_CUDA_CHECK(cudaDeviceSynchronize());
+  GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
 }
 
 }  // namespace grb::cc::kernels

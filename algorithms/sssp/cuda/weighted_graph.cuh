@@ -37,8 +37,8 @@ class WeightedGraph {
     lengths_ = graph.csr().values.to(Backend::cuda);
     sources_ = detail::Array<Index>(targets_.size(), Backend::cuda);
     if (vertices_ > 0 && !targets_.empty()) {
-      spell_out_sources<<<blocks_for(vertices_), block_threads>>>(vertices_, offsets_.data(),
-                                                                  sources_.data());
+      spell_out_sources<<<blocks_for(vertices_), block_threads, 0, current_stream()>>>(
+          vertices_, offsets_.data(), sources_.data());
       GRB_CUDA_CHECK_LAUNCH();
     }
   }

@@ -368,25 +368,24 @@ void Worklist::start(Index source, double split) {
   far_slot_ = 0;
   batch_ = 1;
   split_ = split;
-  GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(Counters)));
+  GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(Counters), current_stream()));
   GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data()->far_minimum, 0xff,
-                                 sizeof counters_.data()->far_minimum));
-  start_run<<<blocks_for(graph_.nrows), block>>>(graph_.nrows, source, round_,
-                                                    distance_.data(), stamp_.data(),
-                                                    in_far_.data(), parent_.data(),
-                                                    near_[round_ % 3].data());
+                                 sizeof counters_.data()->far_minimum, current_stream()));
+  start_run<<<blocks_for(graph_.nrows), block, 0, current_stream()>>>(
+      graph_.nrows, source, round_, distance_.data(), stamp_.data(), in_far_.data(), parent_.data(),
+      near_[round_ % 3].data());
   GRB_CUDA_CHECK(cudaGetLastError());
   const unsigned long long one = 1;
   GRB_CUDA_CHECK(cudaMemcpyAsync(&counters_.data()->near_tail[round_ % 3], &one, sizeof one,
-                                 cudaMemcpyHostToDevice));
+                                 cudaMemcpyHostToDevice, current_stream()));
   // The copy reads a host stack value: wait for it before returning.
-  GRB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
 }
 
 void Worklist::read_counters() {
   GRB_CUDA_CHECK(cudaMemcpyAsync(host_.get(), counters_.data(), sizeof(Counters),
-                                 cudaMemcpyDeviceToHost));
-  GRB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+                                 cudaMemcpyDeviceToHost, current_stream()));
+  GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
 }
 
 void Worklist::drain() {
@@ -397,7 +396,7 @@ void Worklist::drain() {
     for (unsigned r = 0; r < batch_; ++r, ++round_) {
       const Round round{distance_.data(), stamp_.data(), in_far_.data(), queues,
                         counters_.data(), round_, far_slot_, split_};
-      relax_round<<<blocks_, block>>>(graph_, round);
+      relax_round<<<blocks_, block, 0, current_stream()>>>(graph_, round);
       GRB_CUDA_CHECK(cudaGetLastError());
     }
     read_counters();
@@ -416,9 +415,9 @@ void Worklist::drain() {
 bool Worklist::advance_split(double delta) {
   if ((*host_).far_tail[far_slot_] == 0) return false;
   GRB_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->far_minimum[0], 0xff,
-                                 sizeof(unsigned long long)));
+                                 sizeof(unsigned long long), current_stream()));
   const unsigned long long size = (*host_).far_tail[far_slot_];
-  far_minimum<<<std::min(blocks_for(size), blocks_), block>>>(
+  far_minimum<<<std::min(blocks_for(size), blocks_), block, 0, current_stream()>>>(
       distance_.data(), far_[far_slot_].data(), far_slot_, split_, counters_.data());
   GRB_CUDA_CHECK(cudaGetLastError());
   read_counters();
@@ -430,13 +429,13 @@ bool Worklist::advance_split(double delta) {
   const Queues queues{{near_[0].data(), near_[1].data(), near_[2].data()},
                       {hubs_[0].data(), hubs_[1].data(), hubs_[2].data()},
                       {far_[0].data(), far_[1].data()}};
-  split_far<<<std::min(blocks_for(size), blocks_), block>>>(
+  split_far<<<std::min(blocks_for(size), blocks_), block, 0, current_stream()>>>(
       distance_.data(), stamp_.data(), in_far_.data(), queues, far_slot_, split_, next_split,
       round_, counters_.data());
   GRB_CUDA_CHECK(cudaGetLastError());
   // The emptied pile's tail is cleared for its next turn as the target.
   GRB_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->far_tail[far_slot_], 0,
-                                 sizeof(unsigned long long)));
+                                 sizeof(unsigned long long), current_stream()));
   far_slot_ = 1 - far_slot_;
   split_ = next_split;
   return true;
@@ -451,7 +450,8 @@ std::uint64_t Worklist::settle(double delta) {
               counters_.data(), round_, far_slot_, split_};
   void* arguments[] = {&graph, &round, &delta};
   GRB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_near_far),
-                                             persistent_blocks_, block, arguments, 0, nullptr));
+                                             persistent_blocks_, block, arguments, 0,
+                                             current_stream()));
   read_counters();
   return 1 + (*host_).splits;
 }
@@ -459,18 +459,20 @@ std::uint64_t Worklist::settle(double delta) {
 void Worklist::recover_parents(Index source) {
   const unsigned edge_blocks = std::min(blocks_for(graph_.nvals), 8 * blocks_);
   const unsigned vertex_blocks = blocks_for(graph_.nrows);
-  tight_parents<<<edge_blocks, block>>>(graph_, distance_.data(), parent_.data());
+  tight_parents<<<edge_blocks, block, 0, current_stream()>>>(graph_, distance_.data(),
+                                                             parent_.data());
   GRB_CUDA_CHECK(cudaGetLastError());
   for (unsigned round = 0;; ++round) {
     if (round > 0) {
-      tie_parents<<<edge_blocks, block>>>(graph_, distance_.data(), parent_.data(),
-                                          resolved_.data(), round);
+      tie_parents<<<edge_blocks, block, 0, current_stream()>>>(
+          graph_, distance_.data(), parent_.data(), resolved_.data(), round);
       GRB_CUDA_CHECK(cudaGetLastError());
     }
-    GRB_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->unresolved, 0, sizeof(unsigned long long)));
-    mark_resolved<<<vertex_blocks, block>>>(graph_.nrows, source, distance_.data(),
-                                            parent_.data(), resolved_.data(), round,
-                                            counters_.data());
+    GRB_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->unresolved, 0, sizeof(unsigned long long),
+                                   current_stream()));
+    mark_resolved<<<vertex_blocks, block, 0, current_stream()>>>(
+        graph_.nrows, source, distance_.data(), parent_.data(), resolved_.data(), round,
+        counters_.data());
     GRB_CUDA_CHECK(cudaGetLastError());
     const unsigned long long before = round > 0 ? (*host_).unresolved : ~0ull;
     read_counters();
@@ -508,7 +510,7 @@ void WorklistEngine::prepare(const Matrix<double>& graph) {
   summary_ = check_weights(graph, name_);
   graph_.upload(graph);
   worklist_.allocate(graph_);
-  GRB_CUDA_CHECK(cudaDeviceSynchronize());
+  GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
   prepared_ = true;
 }
 
@@ -522,7 +524,7 @@ void WorklistEngine::run(Index source, const Options& options) {
                        std::to_string(options.delta));
   search(source, options);
   if (options.parents) worklist_.recover_parents(source);
-  GRB_CUDA_CHECK(cudaDeviceSynchronize());
+  GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
   parents_ = options.parents;
 }
 

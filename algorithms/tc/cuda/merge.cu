@@ -128,7 +128,8 @@ class Merge final : public Engine {
     undirected.upload(graph, "tc engine merge");
     vertices_ = undirected.vertices();
     offsets_ = detail::Array<Offset>(std::size_t(vertices_) + 1, Backend::cuda);
-    out_degrees<<<blocks_for(vertices_), block_threads>>>(undirected.view(), offsets_.data());
+    out_degrees<<<blocks_for(vertices_), block_threads, 0, current_stream()>>>(undirected.view(),
+                                                                               offsets_.data());
     GRB_CUDA_CHECK_LAUNCH();
     exclusive_scan_counts(offsets_.data(), vertices_);
     const Offset edges = read_scalar(offsets_.data() + vertices_);
@@ -136,10 +137,10 @@ class Merge final : public Engine {
     targets_ = detail::Array<Index>(edges, Backend::cuda);
     long_edges_ = detail::Array<Offset>(edges, Backend::cuda);
     counters_ = detail::Array<Count>(2, Backend::cuda);
-    orient<<<blocks_for(vertices_), block_threads>>>(undirected.view(), offsets_.data(),
-                                                     sources_.data(), targets_.data());
+    orient<<<blocks_for(vertices_), block_threads, 0, current_stream()>>>(
+        undirected.view(), offsets_.data(), sources_.data(), targets_.data());
     GRB_CUDA_CHECK_LAUNCH();
-    GRB_CUDA_CHECK(cudaDeviceSynchronize());
+    GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
     long_blocks_ = multiprocessor_count() * 8;
     ran_ = false;
     prepared_ = true;
@@ -153,12 +154,12 @@ class Merge final : public Engine {
     if (dag.nvals == 0) return;
     Count* triangles = counters_.data();
     Count* long_count = counters_.data() + 1;
-    GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 2 * sizeof(Count), 0));
-    count_short<<<blocks_for(dag.nvals, block), block>>>(
+    GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 2 * sizeof(Count), current_stream()));
+    count_short<<<blocks_for(dag.nvals, block), block, 0, current_stream()>>>(
         dag, sources_.data(), long_edges_.data(), long_count, triangles);
     GRB_CUDA_CHECK_LAUNCH();
-    count_long<<<long_blocks_, block>>>(dag, sources_.data(), long_edges_.data(), long_count,
-                                        triangles);
+    count_long<<<long_blocks_, block, 0, current_stream()>>>(
+        dag, sources_.data(), long_edges_.data(), long_count, triangles);
     GRB_CUDA_CHECK_LAUNCH();
     triangles_ = read_scalar(triangles);  // synchronizes: the count is done
   }

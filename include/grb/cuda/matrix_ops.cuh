@@ -86,10 +86,9 @@ Csr<T> sort_rows(Csr<T>&& t) {
   const std::int64_t items = static_cast<std::int64_t>(t.nvals());
   const std::int64_t segments = t.nrows;
   cub_run([&](void* temporary, std::size_t& bytes) {
-    return cub::DeviceSegmentedSort::SortPairs(temporary, bytes, t.col_indices.data(),
-                                               columns.data(), t.values.data(), values.data(),
-                                               items, segments, t.row_offsets.data(),
-                                               t.row_offsets.data() + 1);
+    return cub::DeviceSegmentedSort::SortPairs(
+        temporary, bytes, t.col_indices.data(), columns.data(), t.values.data(), values.data(),
+        items, segments, t.row_offsets.data(), t.row_offsets.data() + 1, current_stream());
   });
   return Csr<T>{t.nrows, t.ncols, std::move(t.row_offsets), std::move(columns),
                 std::move(values)};
@@ -207,7 +206,7 @@ void assign_matrix(Matrix<C>& c, const Mask& mask, const Accum& accum, Index sou
   auto sorted_keys = device_array<std::uint64_t>(entries);
   auto sorted_values = device_array<S>(entries);
   if (entries > 0) {
-    assign_matrix_targets<<<blocks_for(entries), block_threads>>>(
+    assign_matrix_targets<<<blocks_for(entries), block_threads, 0, current_stream()>>>(
         entries, source ? view_of(*source) : CsrView<S>{}, source == nullptr, scalar_value,
         col_count, row_list.view(), col_list.view(), keys.data(), values.data());
     GRB_CUDA_CHECK_LAUNCH();
@@ -215,7 +214,8 @@ void assign_matrix(Matrix<C>& c, const Mask& mask, const Accum& accum, Index sou
     const std::int64_t items = static_cast<std::int64_t>(entries);
     cub_run([&](void* temporary, std::size_t& bytes) {
       return cub::DeviceRadixSort::SortPairs(temporary, bytes, keys.data(), sorted_keys.data(),
-                                             values.data(), sorted_values.data(), items);
+                                             values.data(), sorted_values.data(), items, 0,
+                                             int(sizeof(*keys.data()) * 8), current_stream());
     });
   }
   AssignRow<C, S, Accum> program{view_of(c.csr()), sorted_keys.data(), sorted_values.data(),
@@ -252,8 +252,8 @@ void apply(Matrix<C>& c, const Mask& mask, const Accum& accum, const Op& op, con
   const auto mask_view = detail::matrix_mask(mask, desc, c.nrows(), c.ncols(), "apply");
   auto values = detail::device_array<Z>(input.nvals());
   if (input.nvals() > 0) {
-    detail::apply_values_kernel<<<detail::blocks_for(input.nvals()), detail::block_threads>>>(
-        detail::view_of(input), op, values.data());
+    detail::apply_values_kernel<<<detail::blocks_for(input.nvals()), detail::block_threads, 0,
+                                  detail::current_stream()>>>(detail::view_of(input), op, values.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   Csr<Z> t{input.nrows, input.ncols, input.row_offsets.clone(), input.col_indices.clone(),

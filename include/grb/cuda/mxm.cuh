@@ -169,8 +169,8 @@ Csr<typename Semiring::value_type> masked_dot_product(const Semiring& semiring, 
   auto sums = device_array<Z>(entries);
   auto position = device_array<Offset>(entries + 1);
   if (entries > 0) {
-    masked_dots<Z><<<blocks_for(entries), block_threads>>>(view_of(a), view_of(bt), mask,
-                                                          semiring, sums.data(), position.data());
+    masked_dots<Z><<<blocks_for(entries), block_threads, 0, current_stream()>>>(
+        view_of(a), view_of(bt), mask, semiring, sums.data(), position.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   exclusive_scan_counts(position.data(), entries);
@@ -178,8 +178,9 @@ Csr<typename Semiring::value_type> masked_dot_product(const Semiring& semiring, 
   auto row_offsets = device_array<Offset>(std::size_t(a.nrows) + 1);
   auto columns = device_array<Index>(nvals);
   auto values = device_array<Z>(nvals);
-  compact_dots<<<blocks_for(std::max<std::uint64_t>(a.nrows + 1ull, entries)), block_threads>>>(
-      mask.mask, position.data(), sums.data(), row_offsets.data(), columns.data(), values.data());
+  compact_dots<<<blocks_for(std::max<std::uint64_t>(a.nrows + 1ull, entries)), block_threads, 0,
+                 current_stream()>>>(mask.mask, position.data(), sums.data(), row_offsets.data(),
+                                     columns.data(), values.data());
   GRB_CUDA_CHECK_LAUNCH();
   return Csr<Z>{a.nrows, bt.nrows, std::move(row_offsets), std::move(columns), std::move(values)};
 }
@@ -199,7 +200,8 @@ Csr<typename Semiring::value_type> multiply_matrices(const Semiring& semiring, c
     return masked_dot_product(semiring, a, columns_of_b(), mask, mask_entries(mask));
   const Offset entries = a.nvals();
   auto starts = device_array<Offset>(entries + 1);
-  product_counts<<<blocks_for(entries), block_threads>>>(view_of(a), view_of(b), starts.data());
+  product_counts<<<blocks_for(entries), block_threads, 0, current_stream()>>>(
+      view_of(a), view_of(b), starts.data());
   GRB_CUDA_CHECK_LAUNCH();
   exclusive_scan_counts(starts.data(), entries);
   const Offset products = read_scalar(starts.data() + entries);
@@ -211,7 +213,7 @@ Csr<typename Semiring::value_type> multiply_matrices(const Semiring& semiring, c
   }
   auto keys = device_array<std::uint64_t>(products);
   auto values = device_array<Z>(products);
-  expand_products<Z><<<blocks_for(products), block_threads>>>(
+  expand_products<Z><<<blocks_for(products), block_threads, 0, current_stream()>>>(
       products, starts.data(), view_of(a), view_of(b), mask, semiring.multiply, keys.data(),
       values.data());
   GRB_CUDA_CHECK_LAUNCH();
@@ -220,13 +222,14 @@ Csr<typename Semiring::value_type> multiply_matrices(const Semiring& semiring, c
   const std::int64_t items = static_cast<std::int64_t>(products);
   cub_run([&](void* temporary, std::size_t& bytes) {
     return cub::DeviceRadixSort::SortPairs(temporary, bytes, keys.data(), sorted_keys.data(),
-                                           values.data(), sorted_values.data(), items);
+                                           values.data(), sorted_values.data(), items, 0,
+                                           int(sizeof(*keys.data()) * 8), current_stream());
   });
   auto runs = device_array<std::int64_t>(1);
   cub_run([&](void* temporary, std::size_t& bytes) {
     return cub::DeviceReduce::ReduceByKey(temporary, bytes, sorted_keys.data(), keys.data(),
                                           sorted_values.data(), values.data(), runs.data(),
-                                          semiring.add, items);
+                                          semiring.add, items, current_stream());
   });
   std::int64_t nvals = read_scalar(runs.data());
   // Masked-out products share the largest key, so they form (at most) the last run.
@@ -234,12 +237,13 @@ Csr<typename Semiring::value_type> multiply_matrices(const Semiring& semiring, c
   auto row_offsets = device_array<Offset>(std::size_t(a.nrows) + 1);
   auto columns = device_array<Index>(nvals);
   auto sums = device_array<Z>(nvals);
-  rows_from_keys<<<blocks_for(std::max<std::uint64_t>(a.nrows + 1ull, nvals)), block_threads>>>(
-      a.nrows, nvals, keys.data(), row_offsets.data(), columns.data());
+  rows_from_keys<<<blocks_for(std::max<std::uint64_t>(a.nrows + 1ull, nvals)), block_threads, 0,
+                   current_stream()>>>(a.nrows, nvals, keys.data(), row_offsets.data(),
+                                       columns.data());
   GRB_CUDA_CHECK_LAUNCH();
   if (nvals > 0)
     GRB_CUDA_CHECK(cudaMemcpyAsync(sums.data(), values.data(), nvals * sizeof(Z),
-                                   cudaMemcpyDeviceToDevice, 0));
+                                   cudaMemcpyDeviceToDevice, current_stream()));
   return Csr<Z>{a.nrows, b.ncols, std::move(row_offsets), std::move(columns), std::move(sums)};
 }
 

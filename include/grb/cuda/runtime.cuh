@@ -58,8 +58,9 @@ template <class T>
 T read_scalar(const T* device_pointer) {
   static_assert(sizeof(T) <= 64 && std::is_trivially_copyable_v<T>);
   void* staging = pinned_scratch();
-  GRB_CUDA_CHECK(cudaMemcpyAsync(staging, device_pointer, sizeof(T), cudaMemcpyDeviceToHost, 0));
-  GRB_CUDA_CHECK(cudaStreamSynchronize(0));
+  GRB_CUDA_CHECK(cudaMemcpyAsync(staging, device_pointer, sizeof(T), cudaMemcpyDeviceToHost,
+                                 current_stream()));
+  GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
   T value;
   std::memcpy(&value, staging, sizeof(T));
   return value;
@@ -67,12 +68,15 @@ T read_scalar(const T* device_pointer) {
 
 template <class T>
 void write_scalar(T* device_pointer, const T& value) {
-  GRB_CUDA_CHECK(cudaMemcpy(device_pointer, &value, sizeof(T), cudaMemcpyHostToDevice));
+  // From pageable memory: the call returns once `value` has been read.
+  GRB_CUDA_CHECK(
+      cudaMemcpyAsync(device_pointer, &value, sizeof(T), cudaMemcpyHostToDevice, current_stream()));
 }
 
 template <class T>
 void fill_zero(T* device_pointer, std::size_t count) {
-  if (count > 0) GRB_CUDA_CHECK(cudaMemsetAsync(device_pointer, 0, count * sizeof(T), 0));
+  if (count > 0)
+    GRB_CUDA_CHECK(cudaMemsetAsync(device_pointer, 0, count * sizeof(T), current_stream()));
 }
 
 /// counts[0, n) -> their exclusive scan, in place, with the total in counts[n] (the array holds
@@ -81,7 +85,7 @@ inline void exclusive_scan_counts(Offset* counts, std::size_t n) {
   fill_zero(counts + n, 1);
   const std::int64_t items = static_cast<std::int64_t>(n) + 1;
   cub_run([&](void* temporary, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(temporary, bytes, counts, counts, items);
+    return cub::DeviceScan::ExclusiveSum(temporary, bytes, counts, counts, items, current_stream());
   });
 }
 

@@ -257,7 +257,8 @@ inline void check_indices(const IndexList& list, Index dimension, const char* op
   if (count == 0) return;
   auto largest = device_array<Index>(1);
   cub_run([&](void* temporary, std::size_t& bytes) {
-    return cub::DeviceReduce::Max(temporary, bytes, list.ids().data(), largest.data(), count);
+    return cub::DeviceReduce::Max(temporary, bytes, list.ids().data(), largest.data(), count,
+                                  current_stream());
   });
   const Index found = read_scalar(largest.data());
   if (found >= dimension)
@@ -303,13 +304,14 @@ inline DeviceArray<std::uint8_t> listed_flags(const IndexList& indices, const In
   auto listed = device_array<std::uint8_t>(dimension);
   if (dimension == 0) return listed;
   if (indices.is_all()) {
-    GRB_CUDA_CHECK(cudaMemsetAsync(listed.data(), 1, dimension, 0));
+    GRB_CUDA_CHECK(cudaMemsetAsync(listed.data(), 1, dimension, current_stream()));
     return listed;
   }
   fill_zero(listed.data(), dimension);
   const Index count = static_cast<Index>(indices.ids().size());
   if (count > 0) {
-    mark_listed<<<blocks_for(count), block_threads>>>(count, list, listed.data());
+    mark_listed<<<blocks_for(count), block_threads, 0, current_stream()>>>(count, list,
+                                                                           listed.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   return listed;

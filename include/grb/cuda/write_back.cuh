@@ -129,7 +129,8 @@ inline Index count_entries(const std::uint8_t* present, Index size) {
   if (size == 0) return 0;
   auto count = device_array<unsigned long long>(1);
   fill_zero(count.data(), 1);
-  count_entries_kernel<<<blocks_for(size), block_threads>>>(size, present, count.data());
+  count_entries_kernel<<<blocks_for(size), block_threads, 0, current_stream()>>>(size, present,
+                                                                                 count.data());
   GRB_CUDA_CHECK_LAUNCH();
   return static_cast<Index>(read_scalar(count.data()));
 }
@@ -165,8 +166,8 @@ void write_back(Vector<W>& w, const VectorMaskView<M>& mask, const Accum& accum,
     } else {
       auto values = device_array<W>(n);
       if (n > 0) {
-        cast_dense_kernel<<<blocks_for(n), block_threads>>>(n, t.values.data(), t.present.data(),
-                                                             values.data());
+        cast_dense_kernel<<<blocks_for(n), block_threads, 0, current_stream()>>>(
+            n, t.values.data(), t.present.data(), values.data());
         GRB_CUDA_CHECK_LAUNCH();
       }
       result.adopt_dense(std::move(values), std::move(t.present), t_nvals);
@@ -181,9 +182,9 @@ void write_back(Vector<W>& w, const VectorMaskView<M>& mask, const Accum& accum,
   auto count = device_array<unsigned long long>(1);
   fill_zero(count.data(), 1);
   if (n > 0) {
-    write_back_vector_kernel<<<blocks_for(n), block_threads>>>(
-        n, view_of(w), t.values.data(), t.present.data(), mask, accum, desc.replace,
-        values.data(), present.data(), count.data());
+    write_back_vector_kernel<<<blocks_for(n), block_threads, 0, current_stream()>>>(
+        n, view_of(w), t.values.data(), t.present.data(), mask, accum, desc.replace, values.data(),
+        present.data(), count.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   const Index nvals = static_cast<Index>(read_scalar(count.data()));
@@ -234,7 +235,8 @@ template <class T, class Program>
 Csr<T> build_rows(Index nrows, Index ncols, const Program& program) {
   auto offsets = device_array<Offset>(std::size_t(nrows) + 1);
   if (nrows > 0) {
-    count_rows_kernel<T><<<blocks_for(nrows), block_threads>>>(nrows, program, offsets.data());
+    count_rows_kernel<T>
+        <<<blocks_for(nrows), block_threads, 0, current_stream()>>>(nrows, program, offsets.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   exclusive_scan_counts(offsets.data(), nrows);
@@ -242,8 +244,8 @@ Csr<T> build_rows(Index nrows, Index ncols, const Program& program) {
   auto columns = device_array<Index>(nvals);
   auto values = device_array<T>(nvals);
   if (nrows > 0 && nvals > 0) {
-    write_rows_kernel<T><<<blocks_for(nrows), block_threads>>>(nrows, program, offsets.data(),
-                                                                columns.data(), values.data());
+    write_rows_kernel<T><<<blocks_for(nrows), block_threads, 0, current_stream()>>>(
+        nrows, program, offsets.data(), columns.data(), values.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   return Csr<T>{nrows, ncols, std::move(offsets), std::move(columns), std::move(values)};
@@ -293,8 +295,8 @@ Csr<C> cast_csr(Csr<Z>&& t) {
   } else {
     auto values = device_array<C>(t.nvals());
     if (t.nvals() > 0) {
-      cast_values_kernel<<<blocks_for(t.nvals()), block_threads>>>(t.nvals(), t.values.data(),
-                                                                   values.data());
+      cast_values_kernel<<<blocks_for(t.nvals()), block_threads, 0, current_stream()>>>(
+          t.nvals(), t.values.data(), values.data());
       GRB_CUDA_CHECK_LAUNCH();
     }
     return Csr<C>{t.nrows, t.ncols, std::move(t.row_offsets), std::move(t.col_indices),

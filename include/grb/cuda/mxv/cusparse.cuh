@@ -12,14 +12,15 @@
 
 namespace grb::cuda::detail {
 
-/// The process's cuSPARSE handle, on the default stream (created on first use; kept to exit).
+/// The process's cuSPARSE handle (created on first use; kept to exit), set to work on
+/// current_stream().
 inline cusparseHandle_t cusparse_handle() {
   static cusparseHandle_t handle = [] {
     cusparseHandle_t created = nullptr;
     GRB_CUSPARSE_CHECK(cusparseCreate(&created));
-    GRB_CUSPARSE_CHECK(cusparseSetStream(created, cudaStream_t{0}));
     return created;
   }();
+  GRB_CUSPARSE_CHECK(cusparseSetStream(handle, current_stream()));
   return handle;
 }
 
@@ -63,8 +64,8 @@ void cusparse_spmv(DenseResult<T>& t, const Csr<T>& rows, const Vector<T>& u,
   const DenseInput<T> input(u);
   auto x = device_array<T>(std::max<std::size_t>(u.size(), 1));
   if (u.size() > 0) {
-    zero_absent<<<blocks_for(u.size()), block_threads>>>(u.size(), input.values(),
-                                                         input.present(), x.data());
+    zero_absent<<<blocks_for(u.size()), block_threads, 0, current_stream()>>>(
+        u.size(), input.values(), input.present(), x.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   const cudaDataType value_type = std::is_same_v<T, float> ? CUDA_R_32F : CUDA_R_64F;
@@ -78,15 +79,14 @@ void cusparse_spmv(DenseResult<T>& t, const Csr<T>& rows, const Vector<T>& u,
   void* columns = const_cast<Index*>(rows.col_indices.data());
   if (narrow) {
     offsets32 = device_array<std::int32_t>(std::size_t(rows.nrows) + 1);
-    narrow_offsets<<<blocks_for(rows.nrows + 1), block_threads>>>(
+    narrow_offsets<<<blocks_for(rows.nrows + 1), block_threads, 0, current_stream()>>>(
         rows.nrows + 1, rows.row_offsets.data(), offsets32.data());
     GRB_CUDA_CHECK_LAUNCH();
     offsets = offsets32.data();
   } else {
     columns64 = device_array<std::int64_t>(rows.nvals());
-    widen_indices<<<blocks_for(rows.nvals()), block_threads>>>(rows.nvals(),
-                                                              rows.col_indices.data(),
-                                                              columns64.data());
+    widen_indices<<<blocks_for(rows.nvals()), block_threads, 0, current_stream()>>>(
+        rows.nvals(), rows.col_indices.data(), columns64.data());
     GRB_CUDA_CHECK_LAUNCH();
     columns = columns64.data();
   }
@@ -120,8 +120,8 @@ void cusparse_spmv(DenseResult<T>& t, const Csr<T>& rows, const Vector<T>& u,
   GRB_CUSPARSE_CHECK(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matrix, vec_x,
                                   &beta, vec_y, value_type, CUSPARSE_SPMV_ALG_DEFAULT,
                                   buffer.data()));
-  product_pattern<<<blocks_for(rows.nrows), block_threads>>>(view_of(rows), input.present(), mask,
-                                                             t.present.data());
+  product_pattern<<<blocks_for(rows.nrows), block_threads, 0, current_stream()>>>(
+      view_of(rows), input.present(), mask, t.present.data());
   GRB_CUDA_CHECK_LAUNCH();
 }
 

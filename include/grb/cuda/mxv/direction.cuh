@@ -31,9 +31,8 @@ Offset longest_row_of(const Matrix<A>& a, bool transposed) {
     if (rows.nrows == 0) return 0;
     auto longest = device_array<unsigned long long>(1);
     fill_zero(longest.data(), 1);
-    longest_row_kernel<<<blocks_for(rows.nrows), block_threads>>>(rows.nrows,
-                                                                  rows.row_offsets.data(),
-                                                                  longest.data());
+    longest_row_kernel<<<blocks_for(rows.nrows), block_threads, 0, current_stream()>>>(
+        rows.nrows, rows.row_offsets.data(), longest.data());
     GRB_CUDA_CHECK_LAUNCH();
     return static_cast<Offset>(read_scalar(longest.data()));
   });
@@ -52,8 +51,9 @@ const std::uint32_t* narrow_offsets_of(const Matrix<A>& a, bool transposed) {
   if (a.nvals() >= (Offset{1} << 32)) return nullptr;
   return a.narrow_offsets(transposed, [](const Csr<A>& rows) {
     auto narrow = device_array<std::uint32_t>(std::size_t(rows.nrows) + 1);
-    narrow_offsets<<<blocks_for(std::uint64_t(rows.nrows) + 1), block_threads>>>(
-        std::uint64_t(rows.nrows) + 1, rows.row_offsets.data(), narrow.data());
+    narrow_offsets<<<blocks_for(std::uint64_t(rows.nrows) + 1), block_threads, 0,
+                     current_stream()>>>(std::uint64_t(rows.nrows) + 1, rows.row_offsets.data(),
+                                         narrow.data());
     GRB_CUDA_CHECK_LAUNCH();
     return narrow;
   }).data();

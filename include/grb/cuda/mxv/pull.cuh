@@ -314,16 +314,16 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
                          publish ? publish->longest : nullptr};
   const ClaimStamps published = publish ? *publish : ClaimStamps{};
   if (average >= (stops_early ? warp_per_row_length_early_exit : warp_per_row_length)) {
-    pull_warp_per_row<Z><<<std::min(blocks_for(std::uint64_t(rows.nrows) * 32), pull_most_blocks),
-                           block_threads>>>(
-        view_of(rows), input.values(), present, mask, add, product, t.values.data(),
-        t.present.data(), counter, edges, published, list);
+    pull_warp_per_row<Z>
+        <<<std::min(blocks_for(std::uint64_t(rows.nrows) * 32), pull_most_blocks), block_threads, 0,
+           current_stream()>>>(view_of(rows), input.values(), present, mask, add, product,
+                               t.values.data(), t.present.data(), counter, edges, published, list);
   } else {
     // One wave: every block resident from the start, none waiting for another to finish.
     constexpr unsigned rows_each = pull_rows_per_thread;
     const std::uint64_t threads = (std::uint64_t(rows.nrows) + rows_each - 1) / rows_each;
     auto launch = [&](auto kernel, const auto* offsets, unsigned wave) {
-      kernel<<<std::min(blocks_for(threads), wave), block_threads>>>(
+      kernel<<<std::min(blocks_for(threads), wave), block_threads, 0, current_stream()>>>(
           view_of(rows), offsets, input.values(), present, mask, add, product, t.values.data(),
           t.present.data(), counter, edges, published, list);
     };

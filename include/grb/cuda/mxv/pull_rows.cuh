@@ -189,9 +189,10 @@ void pull_groups(DenseResult<Z>& t, const Csr<A>& rows, const U* u_values,
                  const Prod& product, double average) {
   const auto groups = [&](auto lanes_constant) {
     constexpr unsigned lanes = decltype(lanes_constant)::value;
-    pull_group_per_row<lanes, Z><<<blocks_for(std::uint64_t(rows.nrows) * lanes), block_threads>>>(
-        view_of(rows), u_values, u_present, mask, add, product, t.values.data(),
-        t.present.data());
+    pull_group_per_row<lanes, Z>
+        <<<blocks_for(std::uint64_t(rows.nrows) * lanes), block_threads, 0, current_stream()>>>(
+            view_of(rows), u_values, u_present, mask, add, product, t.values.data(),
+            t.present.data());
   };
   switch (group_lanes(average)) {
     case 2: groups(std::integral_constant<unsigned, 2>{}); break;
@@ -210,17 +211,18 @@ void pull_long_rows(DenseResult<Z>& t, const Csr<A>& rows, const U* u_values,
                     const Prod& product) {
   const CsrView<A> view = view_of(rows);
   DeviceArray<Offset> chunk_starts = device_array<Offset>(std::size_t(rows.nrows) + 1);
-  count_row_chunks<<<blocks_for(rows.nrows), block_threads>>>(view, chunk_starts.data());
+  count_row_chunks<<<blocks_for(rows.nrows), block_threads, 0, current_stream()>>>(
+      view, chunk_starts.data());
   GRB_CUDA_CHECK_LAUNCH();
   exclusive_scan_counts(chunk_starts.data(), rows.nrows);
   // Every split row has more than split_row_length entries, so it has fewer chunks than
   // 2 * length / split_row_length: a bound on the chunks without reading the count back.
   const Offset most_chunks = 2 * rows.nvals() / split_row_length + 1;
   DeviceArray<Partial<Z>> partials = device_array<Partial<Z>>(most_chunks);
-  pull_long_row_chunks<Z><<<static_cast<unsigned>(most_chunks), 256>>>(
+  pull_long_row_chunks<Z><<<static_cast<unsigned>(most_chunks), 256, 0, current_stream()>>>(
       view, chunk_starts.data(), u_values, u_present, mask, add, product, partials.data());
   GRB_CUDA_CHECK_LAUNCH();
-  combine_long_rows<Z, A><<<blocks_for(rows.nrows), block_threads>>>(
+  combine_long_rows<Z, A><<<blocks_for(rows.nrows), block_threads, 0, current_stream()>>>(
       rows.nrows, chunk_starts.data(), partials.data(), add, t.values.data(), t.present.data());
   GRB_CUDA_CHECK_LAUNCH();
 }

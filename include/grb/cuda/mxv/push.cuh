@@ -146,13 +146,13 @@ class PushPlan {
     starts_ = device_array<Offset>(std::size_t(count) + 1);
     scanned_ = true;
     if (count <= block_scan_inputs) {
-      push_row_starts_one_block<<<1, block_scan_threads>>>(count, input_.indices(), row_offsets_,
-                                                           starts_.data());
+      push_row_starts_one_block<<<1, block_scan_threads, 0, current_stream()>>>(
+          count, input_.indices(), row_offsets_, starts_.data());
       GRB_CUDA_CHECK_LAUNCH();
       return;
     }
-    push_row_lengths<<<blocks_for(count), block_threads>>>(count, input_.indices(), row_offsets_,
-                                                           starts_.data());
+    push_row_lengths<<<blocks_for(count), block_threads, 0, current_stream()>>>(
+        count, input_.indices(), row_offsets_, starts_.data());
     GRB_CUDA_CHECK_LAUNCH();
     exclusive_scan_counts(starts_.data(), count);
   }
@@ -228,18 +228,17 @@ void push(DenseResult<Z>& t, const Csr<A>& rows, const PushPlan<U>& plan,
   if (edges == 0) return;
   const CsrView<A> view = view_of(rows);
   if constexpr (grb::detail::is_any_monoid<Add>()) {
-    push_scatter_any<Z><<<blocks_for(edges), block_threads>>>(
-        edges, starts, count, input.indices(), input.values(), view, mask, product,
-        t.values.data(), t.present.data());
+    push_scatter_any<Z><<<blocks_for(edges), block_threads, 0, current_stream()>>>(
+        edges, starts, count, input.indices(), input.values(), view, mask, product, t.values.data(),
+        t.present.data());
     GRB_CUDA_CHECK_LAUNCH();
   } else {
     const Index excluded = t.size;  // a key past every output: masked-out products sort last
     auto keys = device_array<Index>(edges);
     auto values = device_array<Z>(edges);
-    push_products<Z><<<blocks_for(edges), block_threads>>>(edges, starts, count,
-                                                           input.indices(), input.values(), view,
-                                                           mask, product, excluded, keys.data(),
-                                                           values.data());
+    push_products<Z><<<blocks_for(edges), block_threads, 0, current_stream()>>>(
+        edges, starts, count, input.indices(), input.values(), view, mask, product, excluded,
+        keys.data(), values.data());
     GRB_CUDA_CHECK_LAUNCH();
     auto sorted_keys = device_array<Index>(edges);
     auto sorted_values = device_array<Z>(edges);
@@ -247,18 +246,18 @@ void push(DenseResult<Z>& t, const Csr<A>& rows, const PushPlan<U>& plan,
     const int end_bit = key_bits(excluded);
     cub_run([&](void* temporary, std::size_t& bytes) {
       return cub::DeviceRadixSort::SortPairs(temporary, bytes, keys.data(), sorted_keys.data(),
-                                             values.data(), sorted_values.data(), items, 0,
-                                             end_bit);
+                                             values.data(), sorted_values.data(), items, 0, end_bit,
+                                             current_stream());
     });
     auto runs = device_array<std::int64_t>(1);
     cub_run([&](void* temporary, std::size_t& bytes) {
       return cub::DeviceReduce::ReduceByKey(temporary, bytes, sorted_keys.data(), keys.data(),
                                             sorted_values.data(), values.data(), runs.data(), add,
-                                            items);
+                                            items, current_stream());
     });
-    scatter_reduced<<<blocks_for(edges), block_threads>>>(edges, runs.data(), keys.data(),
-                                                          values.data(), excluded,
-                                                          t.values.data(), t.present.data());
+    scatter_reduced<<<blocks_for(edges), block_threads, 0, current_stream()>>>(
+        edges, runs.data(), keys.data(), values.data(), excluded, t.values.data(),
+        t.present.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
 }

@@ -310,9 +310,10 @@ class PushAnySparse final : public PendingPush {
   void launch() override {
     if (by_row_) {
       const auto by_row = [&](auto lanes_constant) {
-        push_claim_any_by_row<decltype(lanes_constant)::value, W><<<blocks_, block_threads>>>(
-            count_, count_on_device_, indices_in_, values_in_, rows_, mask_, product_, stamps_,
-            fused, indices_.data(), values_.data());
+        push_claim_any_by_row<decltype(lanes_constant)::value, W>
+            <<<blocks_, block_threads, 0, current_stream()>>>(
+                count_, count_on_device_, indices_in_, values_in_, rows_, mask_, product_, stamps_,
+                fused, indices_.data(), values_.data());
       };
       switch (lanes_) {
         case 1: by_row(std::integral_constant<unsigned, 1>{}); break;
@@ -322,17 +323,17 @@ class PushAnySparse final : public PendingPush {
         default: by_row(std::integral_constant<unsigned, 16>{}); break;
       }
     } else if (small_) {
-      push_claim_any_small<W><<<blocks_, block_scan_threads>>>(
-          count_, indices_in_, values_in_, rows_, mask_, product_, stamps_, fused,
-          indices_.data(), values_.data());
+      push_claim_any_small<W><<<blocks_, block_scan_threads, 0, current_stream()>>>(
+          count_, indices_in_, values_in_, rows_, mask_, product_, stamps_, fused, indices_.data(),
+          values_.data());
     } else if (warp_scan_) {
-      push_claim_any<true, W><<<blocks_, block_threads>>>(
+      push_claim_any<true, W><<<blocks_, block_threads, 0, current_stream()>>>(
           nullptr, count_, indices_in_, values_in_, rows_, mask_, product_, stamps_, fused,
           indices_.data(), values_.data());
     } else {
-      push_claim_any<false, W><<<blocks_, block_threads>>>(
-          plan_->starts(), count_, indices_in_, values_in_, rows_, mask_, product_, stamps_,
-          fused, indices_.data(), values_.data());
+      push_claim_any<false, W><<<blocks_, block_threads, 0, current_stream()>>>(
+          plan_->starts(), count_, indices_in_, values_in_, rows_, mask_, product_, stamps_, fused,
+          indices_.data(), values_.data());
     }
     GRB_CUDA_CHECK_LAUNCH();
   }

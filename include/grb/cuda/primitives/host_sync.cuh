@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "grb/cuda/primitives/check.cuh"
+#include "grb/cuda/primitives/launch.cuh"
 
 namespace grb::cuda::detail {
 
@@ -15,7 +16,9 @@ class Event {
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
   ~Event() { cudaEventDestroy(event_); }  // an error here changes nothing
-  void record(cudaStream_t stream = nullptr) { GRB_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  void record(cudaStream_t stream = current_stream()) {
+    GRB_CUDA_CHECK(cudaEventRecord(event_, stream));
+  }
   void synchronize() { GRB_CUDA_CHECK(cudaEventSynchronize(event_)); }
   /// Milliseconds from `start` to this event; both must have completed.
   float since(const Event& start) const {

@@ -11,6 +11,11 @@
 
 namespace grb::cuda::detail {
 
+/// The stream that every grb kernel, copy, allocation and CUB call goes to: the legacy default
+/// stream of the current device. Work is ordered on it, so successive operations see each
+/// other's results and reuse each other's freed blocks without events.
+inline cudaStream_t current_stream() { return cudaStream_t{0}; }
+
 /// Threads per block for the element-wise kernels: a multiple of the warp, enough blocks per SM.
 inline constexpr unsigned block_threads = 256;
 

@@ -45,16 +45,15 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
     auto sorted_targets = device_array<Index>(entries);
     auto sorted_values = device_array<S>(entries);
     if (entries > 0) {
-      assign_targets<<<blocks_for(entries), block_threads>>>(
+      assign_targets<<<blocks_for(entries), block_threads, 0, current_stream()>>>(
           entries, source ? input->indices() : nullptr, source ? input->values() : nullptr,
           source == nullptr, scalar_value, list.view(), targets.data(), values.data());
       GRB_CUDA_CHECK_LAUNCH();
       const std::int64_t items = entries;
       cub_run([&](void* temporary, std::size_t& bytes) {
-        return cub::DeviceRadixSort::SortPairs(temporary, bytes, targets.data(),
-                                               sorted_targets.data(), values.data(),
-                                               sorted_values.data(), items, 0,
-                                               key_bits(n - 1));
+        return cub::DeviceRadixSort::SortPairs(
+            temporary, bytes, targets.data(), sorted_targets.data(), values.data(),
+            sorted_values.data(), items, 0, key_bits(n - 1), current_stream());
       });
     }
     // The runs' count stays on the device: the kernel below reads it (no read-back).
@@ -69,16 +68,15 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
         run_count = device_array<std::int64_t>(1);
         const std::int64_t items = entries;
         cub_run([&](void* temporary, std::size_t& bytes) {
-          return cub::DeviceReduce::ReduceByKey(temporary, bytes, sorted_targets.data(),
-                                                run_targets.data(), sorted_values.data(),
-                                                run_values.data(), run_count.data(), accum,
-                                                items);
+          return cub::DeviceReduce::ReduceByKey(
+              temporary, bytes, sorted_targets.data(), run_targets.data(), sorted_values.data(),
+              run_values.data(), run_count.data(), accum, items, current_stream());
         });
         sorted_targets = std::move(run_targets);
         sorted_values = std::move(run_values);
       }
     }
-    assign_vector_kernel<<<blocks_for(n), block_threads>>>(
+    assign_vector_kernel<<<blocks_for(n), block_threads, 0, current_stream()>>>(
         n, view_of(w), listed.data(), entries, run_count.empty() ? nullptr : run_count.data(),
         sorted_targets.data(), sorted_values.data(), accum, z.values.data(), z.present.data());
     GRB_CUDA_CHECK_LAUNCH();

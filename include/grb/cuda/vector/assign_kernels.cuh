@@ -237,7 +237,7 @@ void assign_in_place(Vector<W>& w, const Mask& mask, const Vector<S>* source, S 
   VectorView<S> source_view;
   // The mask's own entries need no search (nor a sort); another source is searched.
   if (source) source_view = source_is_mask ? entries_of(*source) : view_of(*source);
-  assign_in_place_kernel<W><<<assign_blocks(items), block_threads>>>(
+  assign_in_place_kernel<W><<<assign_blocks(items), block_threads, 0, current_stream()>>>(
       mask_view, source_view, source == nullptr, source_is_mask, scalar_value, update.values,
       update.present, update.nvals_change);
   GRB_CUDA_CHECK_LAUNCH();

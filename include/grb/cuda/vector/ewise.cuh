@@ -43,7 +43,7 @@ void ewise(const char* operation, Vector<W>& w, const Mask& mask, const Accum& a
   if (n > 0) {
     const DenseInput<U> left(u);
     const DenseInput<V> right(v);
-    ewise_vector_kernel<is_union, Z><<<blocks_for(n), block_threads>>>(
+    ewise_vector_kernel<is_union, Z><<<blocks_for(n), block_threads, 0, current_stream()>>>(
         n, left.values(), left.present(), right.values(), right.present(), op, t.values.data(),
         t.present.data());
     GRB_CUDA_CHECK_LAUNCH();
@@ -100,8 +100,9 @@ void apply(Vector<W>& w, const Mask& mask, const Accum& accum, const Op& op, con
   detail::DenseResult<Z> t(u.size());
   if (u.size() > 0) {
     const detail::DenseInput<U> input(u);
-    detail::apply_vector_kernel<Z><<<detail::blocks_for(u.size()), detail::block_threads>>>(
-        u.size(), input.values(), input.present(), op, t.values.data(), t.present.data());
+    detail::apply_vector_kernel<Z>
+        <<<detail::blocks_for(u.size()), detail::block_threads, 0, detail::current_stream()>>>(
+            u.size(), input.values(), input.present(), op, t.values.data(), t.present.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   detail::write_back(w, mask_view, accum, std::move(t), desc);
@@ -117,7 +118,8 @@ void select(Vector<W>& w, const Mask& mask, const Accum& accum, const Predicate&
   detail::DenseResult<U> t(u.size());
   if (u.size() > 0) {
     const detail::DenseInput<U> input(u);
-    detail::select_vector_kernel<<<detail::blocks_for(u.size()), detail::block_threads>>>(
+    detail::select_vector_kernel<<<detail::blocks_for(u.size()), detail::block_threads, 0,
+                                   detail::current_stream()>>>(
         u.size(), input.values(), input.present(), predicate, t.values.data(), t.present.data());
     GRB_CUDA_CHECK_LAUNCH();
   }

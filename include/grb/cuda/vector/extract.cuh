@@ -26,8 +26,8 @@ DenseResult<T> gather(const T* values, const std::uint8_t* present, const IndexL
   DenseResult<T> t(count);
   if (count > 0) {
     const DeviceIndexList list(indices);
-    gather_kernel<<<blocks_for(count), block_threads>>>(count, list.view(), values, present,
-                                                        t.values.data(), t.present.data());
+    gather_kernel<<<blocks_for(count), block_threads, 0, current_stream()>>>(
+        count, list.view(), values, present, t.values.data(), t.present.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   return t;

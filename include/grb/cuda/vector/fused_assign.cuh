@@ -199,13 +199,14 @@ class AssignsBehind final : public grb::detail::Deferred {
     with_bits(target_[0].bytes, [&](auto first) {
       using V0 = decltype(first);
       if (targets_ == 1) {
-        assign_behind_kernel<M, V0, void><<<blocks_, block_threads>>>(mask_, list_values_, count_,
-                                                                      target_[0], target_[0]);
+        assign_behind_kernel<M, V0, void><<<blocks_, block_threads, 0, current_stream()>>>(
+            mask_, list_values_, count_, target_[0], target_[0]);
         return;
       }
       with_bits(target_[1].bytes, [&](auto second) {
-        assign_behind_kernel<M, V0, decltype(second)><<<blocks_, block_threads>>>(
-            mask_, list_values_, count_, target_[0], target_[1]);
+        assign_behind_kernel<M, V0, decltype(second)>
+            <<<blocks_, block_threads, 0, current_stream()>>>(mask_, list_values_, count_,
+                                                              target_[0], target_[1]);
       });
     });
     GRB_CUDA_CHECK_LAUNCH();

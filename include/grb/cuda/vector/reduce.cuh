@@ -41,8 +41,10 @@ typename Monoid::value_type reduce_values(const Monoid& monoid, std::uint64_t co
     std::uint64_t at = 0;
     if (present != nullptr) {
       auto first = device_array<unsigned long long>(1);
-      GRB_CUDA_CHECK(cudaMemsetAsync(first.data(), 0xff, sizeof(unsigned long long), 0));
-      first_present_kernel<<<blocks_for(count), block_threads>>>(count, present, first.data());
+      GRB_CUDA_CHECK(
+          cudaMemsetAsync(first.data(), 0xff, sizeof(unsigned long long), current_stream()));
+      first_present_kernel<<<blocks_for(count), block_threads, 0, current_stream()>>>(
+          count, present, first.data());
       GRB_CUDA_CHECK_LAUNCH();
       at = read_scalar(first.data());
       if (at >= count) return identity;
@@ -50,14 +52,14 @@ typename Monoid::value_type reduce_values(const Monoid& monoid, std::uint64_t co
     return static_cast<Z>(read_scalar(values + at));
   }
   auto terms = device_array<Z>(count);
-  reduction_terms<<<blocks_for(count), block_threads>>>(count, values, present, identity,
-                                                        terms.data());
+  reduction_terms<<<blocks_for(count), block_threads, 0, current_stream()>>>(
+      count, values, present, identity, terms.data());
   GRB_CUDA_CHECK_LAUNCH();
   auto sum = device_array<Z>(1);
   const std::int64_t items = static_cast<std::int64_t>(count);
   cub_run([&](void* temporary, std::size_t& bytes) {
     return cub::DeviceReduce::Reduce(temporary, bytes, terms.data(), sum.data(), items, monoid,
-                                     identity);
+                                     identity, current_stream());
   });
   return read_scalar(sum.data());
 }
@@ -104,20 +106,22 @@ void reduce(Vector<W>& w, const Mask& mask, const Accum& accum, const Monoid& mo
     const Z identity = monoid.identity();
     auto terms = detail::device_array<Z>(input.nvals());
     if (input.nvals() > 0) {
-      detail::reduction_terms<<<detail::blocks_for(input.nvals()), detail::block_threads>>>(
-          input.nvals(), input.values.data(), static_cast<const std::uint8_t*>(nullptr), identity,
-          terms.data());
+      detail::reduction_terms<<<detail::blocks_for(input.nvals()), detail::block_threads, 0,
+                                detail::current_stream()>>>(input.nvals(), input.values.data(),
+                                                    static_cast<const std::uint8_t*>(nullptr),
+                                                    identity, terms.data());
       GRB_CUDA_CHECK_LAUNCH();
     }
     auto sums = detail::device_array<Z>(input.nrows);
     const std::int64_t segments = input.nrows;
     detail::cub_run([&](void* temporary, std::size_t& bytes) {
-      return cub::DeviceSegmentedReduce::Reduce(temporary, bytes, terms.data(), sums.data(),
-                                                segments, input.row_offsets.data(),
-                                                input.row_offsets.data() + 1, monoid, identity);
+      return cub::DeviceSegmentedReduce::Reduce(
+          temporary, bytes, terms.data(), sums.data(), segments, input.row_offsets.data(),
+          input.row_offsets.data() + 1, monoid, identity, detail::current_stream());
     });
-    detail::reduce_rows_kernel<<<detail::blocks_for(input.nrows), detail::block_threads>>>(
-        detail::view_of(input), sums.data(), mask_view, t.values.data(), t.present.data());
+    detail::reduce_rows_kernel<<<detail::blocks_for(input.nrows), detail::block_threads, 0,
+                                 detail::current_stream()>>>(detail::view_of(input), sums.data(), mask_view,
+                                                     t.values.data(), t.present.data());
     GRB_CUDA_CHECK_LAUNCH();
   }
   detail::write_back(w, mask_view, accum, std::move(t), desc);
