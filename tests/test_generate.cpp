@@ -82,6 +82,31 @@ Entries expected_matrix(const generate::EdgeList& edges, const generate::Options
 
 }  // namespace
 
+/// Same entries, the values within 1e-12 (summed parallel edges may round differently).
+void check_same_entries(const Entries& actual, const Entries& expected) {
+  CHECK(actual.rows == expected.rows);
+  CHECK(actual.cols == expected.cols);
+  REQUIRE(actual.values.size() == expected.values.size());
+  for (std::size_t k = 0; k < actual.values.size(); ++k)
+    REQUIRE(actual.values[k] == doctest::Approx(expected.values[k]).epsilon(1e-12));
+}
+
+/// Calls check(options) for every combination of the three to_matrix options.
+template <class Check>
+void for_every_option(std::uint64_t seed, Check check) {
+  for (bool symmetrize : {true, false})
+    for (bool drop_self_loops : {true, false})
+      for (bool drop_duplicates : {true, false}) {
+        CAPTURE(symmetrize);
+        CAPTURE(drop_self_loops);
+        CAPTURE(drop_duplicates);
+        check(generate::Options{.seed = seed,
+                                .symmetrize = symmetrize,
+                                .drop_self_loops = drop_self_loops,
+                                .drop_duplicates = drop_duplicates});
+      }
+}
+
 TEST_CASE("kronecker edge list: sizes, ranges, determinism") {
   const auto edges = generate::kronecker_edges(10, 16, 7);
   CHECK(edges.nvertices == 1024);
@@ -166,60 +191,28 @@ TEST_CASE("kronecker matrix: symmetric, no self loops, skewed degrees") {
 TEST_CASE("kronecker goes straight to the matrix that the slow reference builds") {
   // kronecker() draws its edges twice and holds no edge list: its matrix is still the one the
   // edge list gives, under every option.
-  for (bool symmetrize : {true, false})
-    for (bool drop_self_loops : {true, false})
-      for (bool drop_duplicates : {true, false}) {
-        CAPTURE(symmetrize);
-        CAPTURE(drop_self_loops);
-        CAPTURE(drop_duplicates);
-        const generate::Options options{.seed = 21,
-                                        .symmetrize = symmetrize,
-                                        .drop_self_loops = drop_self_loops,
-                                        .drop_duplicates = drop_duplicates};
-        const Entries expected = expected_matrix(generate::kronecker_edges(11, 8, 21), options);
-        const Entries actual = entries_of(generate::kronecker(11, 8, options));
-        CHECK(actual.rows == expected.rows);
-        CHECK(actual.cols == expected.cols);
-        REQUIRE(actual.values.size() == expected.values.size());
-        for (std::size_t k = 0; k < actual.values.size(); ++k)
-          REQUIRE(actual.values[k] == doctest::Approx(expected.values[k]).epsilon(1e-12));
-      }
+  const auto edges = generate::kronecker_edges(11, 8, 21);
+  for_every_option(21, [&](const generate::Options& options) {
+    check_same_entries(entries_of(generate::kronecker(11, 8, options)),
+                       expected_matrix(edges, options));
+  });
 }
 
 TEST_CASE("to_matrix matches a slow reference under every option") {
   const auto edges = generate::kronecker_edges(7, 16, 11);
-  for (bool symmetrize : {true, false})
-    for (bool drop_self_loops : {true, false})
-      for (bool drop_duplicates : {true, false}) {
-        CAPTURE(symmetrize);
-        CAPTURE(drop_self_loops);
-        CAPTURE(drop_duplicates);
-        const generate::Options options{.symmetrize = symmetrize,
-                                        .drop_self_loops = drop_self_loops,
-                                        .drop_duplicates = drop_duplicates};
-        const Entries expected = expected_matrix(edges, options);
-        const auto matrix = generate::to_matrix(edges, options);
-        // A symmetrized matrix is marked symmetric, and the mark is true (values included).
-        CHECK(matrix.symmetric() == symmetrize);
-        if (symmetrize) CHECK(is_symmetric(matrix));
-        const Entries actual = entries_of(matrix);
-        CHECK(actual.rows == expected.rows);
-        CHECK(actual.cols == expected.cols);
-        REQUIRE(actual.values.size() == expected.values.size());
-        for (std::size_t k = 0; k < actual.values.size(); ++k)
-          REQUIRE(actual.values[k] == doctest::Approx(expected.values[k]).epsilon(1e-12));
-      }
-  // Large enough for several blocks and threads in to_matrix.
+  for_every_option(1, [&](const generate::Options& options) {
+    const auto matrix = generate::to_matrix(edges, options);
+    // A symmetrized matrix is marked symmetric, and the mark is true (values included).
+    CHECK(matrix.symmetric() == options.symmetrize);
+    if (options.symmetrize) CHECK(is_symmetric(matrix));
+    check_same_entries(entries_of(matrix), expected_matrix(edges, options));
+  });
+  // Large enough for several threads in to_matrix.
   const auto large = generate::kronecker_edges(14, 16, 12);
   for (bool drop_duplicates : {true, false}) {
     const generate::Options options{.drop_duplicates = drop_duplicates};
-    const Entries expected = expected_matrix(large, options);
-    const Entries actual = entries_of(generate::to_matrix(large, options));
-    CHECK(actual.rows == expected.rows);
-    CHECK(actual.cols == expected.cols);
-    REQUIRE(actual.values.size() == expected.values.size());
-    for (std::size_t k = 0; k < actual.values.size(); ++k)
-      REQUIRE(actual.values[k] == doctest::Approx(expected.values[k]).epsilon(1e-12));
+    check_same_entries(entries_of(generate::to_matrix(large, options)),
+                       expected_matrix(large, options));
   }
   // The Kronecker graph has both parallel edges and self loops, so the options matter.
   const auto plain = generate::to_matrix(edges, {.symmetrize = false});
