@@ -415,17 +415,19 @@ TEST_CASE("cuda product: its result carries its entries' edges for the next push
       longest = std::max<Offset>(longest, a.csr().row_offsets[i + 1] - a.csr().row_offsets[i]);
     }
     const void* rows = a_cuda.csr().row_offsets.data();
-    CHECK(level.q.row_edges(rows) == std::optional<Offset>(edges));
-    CHECK(level.q.longest_row(rows) == std::optional<Offset>(longest));
-    CHECK_FALSE(level.q.row_edges(a_cuda.csr().col_indices.data()).has_value());  // other rows
+    CHECK(grb::detail::Storage::row_edges(level.q, rows) == std::optional<Offset>(edges));
+    CHECK(grb::detail::Storage::longest_row(level.q, rows) == std::optional<Offset>(longest));
+    CHECK_FALSE(grb::detail::Storage::row_edges(level.q, a_cuda.csr().col_indices.data())
+                    .has_value());  // other rows
     grb::Vector<Index> copy = level.q;
-    CHECK(copy.row_edges(rows) == std::optional<Offset>(edges));
+    CHECK(grb::detail::Storage::row_edges(copy, rows) == std::optional<Offset>(edges));
     copy.make_sparse();
-    CHECK(copy.row_edges(rows) == std::optional<Offset>(edges));  // the same entries
-    CHECK(copy.longest_row(rows) == std::optional<Offset>(longest));
+    CHECK(grb::detail::Storage::row_edges(copy, rows) ==
+          std::optional<Offset>(edges));  // the same entries
+    CHECK(grb::detail::Storage::longest_row(copy, rows) == std::optional<Offset>(longest));
     level.q.set_element(indices.front(), 7);
-    CHECK_FALSE(level.q.row_edges(rows).has_value());  // a change drops it
-    CHECK_FALSE(level.q.longest_row(rows).has_value());
+    CHECK_FALSE(grb::detail::Storage::row_edges(level.q, rows).has_value());  // a change drops it
+    CHECK_FALSE(grb::detail::Storage::longest_row(level.q, rows).has_value());
   }
   // A rectangular matrix: an output is no row of it, so nothing is summed (nor read past its
   // row offsets).
@@ -442,7 +444,7 @@ TEST_CASE("cuda product: its result carries its entries' edges for the next push
     grb::vxm(w, grb::no_mask, grb::no_accum, grb::any_secondi<Index>{}, u, wide_cuda,
              grb::Descriptor{.strategy = strategy});
     CHECK(w.nvals() == inputs * 40);
-    CHECK_FALSE(w.row_edges(wide_cuda.csr().row_offsets.data()).has_value());
+    CHECK_FALSE(grb::detail::Storage::row_edges(w, wide_cuda.csr().row_offsets.data()).has_value());
   }
 }
 
@@ -466,7 +468,8 @@ TEST_CASE("cuda push by rows: lanes from the input's own longest row, whole rows
   for (Offset bound : {Offset{5}, Offset{2}}) {
     CAPTURE(bound);
     Level got = level_on(Backend::cuda, a_cuda, sources);
-    got.q.set_row_edges(a_cuda.csr().row_offsets.data(), Offset{sources} * 5, bound);
+    grb::detail::Storage::set_row_edges(got.q, a_cuda.csr().row_offsets.data(), Offset{sources} * 5,
+                                        bound);
     run_level(got, a_cuda, Deferral::fused);
     check_same_level(want, got);
   }

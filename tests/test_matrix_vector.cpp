@@ -182,7 +182,8 @@ TEST_CASE("vector extract_dense gives every position, absent ones filled") {
     grb::Vector<grb::Index> sparse(50, backend);
     const std::vector<grb::Index> at{40, 2, 17}, from{4, 0, 1};
     using IndexArray = grb::detail::Array<grb::Index>;
-    sparse.adopt_unsorted(IndexArray::from(at, backend), IndexArray::from(from, backend));
+    grb::detail::Storage::adopt_unsorted(sparse, IndexArray::from(at, backend),
+                                         IndexArray::from(from, backend));
     std::vector<grb::Index> parents;
     sparse.extract_dense(parents, grb::no_index);
     std::vector<grb::Index> expected_parents(50, grb::no_index);

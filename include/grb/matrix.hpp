@@ -20,6 +20,8 @@
 
 namespace grb {
 namespace detail {
+struct Storage;  // the backends' way into a Matrix's or a Vector's storage (grb/vector.hpp)
+
 /// A host Array copy of a std::vector (std::vector<bool> has no span).
 template <class T>
 Array<T> host_array(const std::vector<T>& values) {
@@ -161,16 +163,6 @@ class Matrix {
     }
     return *transpose_;
   }
-  /// Replaces the contents (dimensions included) with `csr`, on its own backend.
-  void adopt(Csr<T>&& csr) {
-    detail::complete_deferred();
-    csr_ = std::move(csr);
-    transpose_.reset();
-    longest_row_[0] = longest_row_[1] = std::nullopt;
-    narrow_offsets_[0].reset();
-    narrow_offsets_[1].reset();
-    symmetric_ = false;
-  }
   /// The caller's promise that A == A' (structure and values), as for an undirected graph built
   /// by symmetrizing: csc() then returns csr(), so pull-based operations and engines need no
   /// transpose (on a scale-26 Kronecker graph that is 25 GB of device memory). Not checked —
@@ -186,26 +178,6 @@ class Matrix {
     narrow_offsets_[1].reset();
   }
   bool symmetric() const { return symmetric_; }
-  /// The length of the longest row of csr() (of csc() when `transposed`): computed on first
-  /// use by `compute(rows)` and cached with the matrix, for heuristics that need a bound on the
-  /// degrees (the cuda push/pull choice).
-  template <class Compute>
-  Offset longest_row(bool transposed, Compute&& compute) const {
-    std::optional<Offset>& cached = longest_row_[transposed ? 1 : 0];
-    if (!cached) cached = compute(transposed ? csc() : csr_);
-    return *cached;
-  }
-  /// The row offsets of csr() (of csc() when `transposed`) as 32-bit values, for a matrix of fewer
-  /// than 2^32 entries: made on first use by `narrow(rows)` and cached with the matrix, for
-  /// kernels that read every row's bounds (the cuda pull reads half the bytes).
-  template <class Narrow>
-  const detail::Array<std::uint32_t>& narrow_offsets(bool transposed, Narrow&& narrow) const {
-    auto& cached = narrow_offsets_[transposed ? 1 : 0];
-    if (!cached) cached = std::make_shared<detail::Array<std::uint32_t>>(
-                     narrow(transposed ? csc() : csr_));
-    return *cached;
-  }
-
   /// GrB_Matrix_build: the matrix must be empty; `dup` combines duplicate (i, j) entries.
   template <class Dup = NoDuplicates>
   void build(std::span<const Index> rows, std::span<const Index> cols, std::span<const T> values,
@@ -230,6 +202,39 @@ class Matrix {
   void resize(Index nrows, Index ncols);
 
  private:
+  friend struct detail::Storage;
+
+  // The backends' side of the storage, reached through detail::Storage (not the API).
+  /// Replaces the contents (dimensions included) with `csr`, on its own backend.
+  void adopt(Csr<T>&& csr) {
+    detail::complete_deferred();
+    csr_ = std::move(csr);
+    transpose_.reset();
+    longest_row_[0] = longest_row_[1] = std::nullopt;
+    narrow_offsets_[0].reset();
+    narrow_offsets_[1].reset();
+    symmetric_ = false;
+  }
+  /// The length of the longest row of csr() (of csc() when `transposed`): computed on first
+  /// use by `compute(rows)` and cached with the matrix, for heuristics that need a bound on the
+  /// degrees (the cuda push/pull choice).
+  template <class Compute>
+  Offset longest_row(bool transposed, Compute&& compute) const {
+    std::optional<Offset>& cached = longest_row_[transposed ? 1 : 0];
+    if (!cached) cached = compute(transposed ? csc() : csr_);
+    return *cached;
+  }
+  /// The row offsets of csr() (of csc() when `transposed`) as 32-bit values, for a matrix of fewer
+  /// than 2^32 entries: made on first use by `narrow(rows)` and cached with the matrix, for
+  /// kernels that read every row's bounds (the cuda pull reads half the bytes).
+  template <class Narrow>
+  const detail::Array<std::uint32_t>& narrow_offsets(bool transposed, Narrow&& narrow) const {
+    auto& cached = narrow_offsets_[transposed ? 1 : 0];
+    if (!cached)
+      cached = std::make_shared<detail::Array<std::uint32_t>>(narrow(transposed ? csc() : csr_));
+    return *cached;
+  }
+
   Csr<T> csr_;
   mutable std::shared_ptr<Csr<T>> transpose_;
   mutable std::optional<Offset> longest_row_[2];  // of csr_ and of the transpose; see longest_row

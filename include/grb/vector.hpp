@@ -18,6 +18,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "grb/array.hpp"
@@ -159,12 +160,6 @@ class Vector {
     settle_nvals();
     return nvals_;
   }
-  /// nvals() without reading back a pending in-place change (see update_dense): exact unless
-  /// such a change is pending. For heuristics that must not wait for the device.
-  Index nvals_estimate() const {
-    detail::complete_deferred();
-    return nvals_;
-  }
   Backend backend() const { return values_.backend(); }
   VectorFormat format() const {
     detail::complete_deferred();
@@ -208,6 +203,46 @@ class Vector {
     return values_;
   }
 
+  void make_dense();
+  void make_sparse();
+
+  /// GrB_Vector_build: the vector must be empty; `dup` combines duplicate indices.
+  template <class Dup = NoDuplicates>
+  void build(std::span<const Index> indices, std::span<const T> values, Dup dup = {});
+  template <class Dup = NoDuplicates>
+  void build(const std::vector<Index>& indices, const std::vector<T>& values, Dup dup = {}) {
+    auto host_values = detail::host_array(values);
+    build(std::span<const Index>(indices),
+          std::span<const T>(host_values.data(), host_values.size()), dup);
+  }
+  /// All entries, by increasing index.
+  void extract_tuples(std::vector<Index>& indices, std::vector<T>& values) const;
+  /// values[i] = the entry at i, or `absent` where there is none (size() values): on cuda the
+  /// absent positions are filled on the device and one array is copied back, where
+  /// extract_tuples copies indices, values and presence and walks them on the host.
+  void extract_dense(std::vector<T>& values, T absent) const;
+
+  void set_element(Index i, T value);
+  std::optional<T> extract_element(Index i) const;
+  void remove_element(Index i);
+  void clear() { adopt_sparse(detail::Array<Index>(0, backend()), detail::Array<T>(0, backend())); }
+  /// clear(), stored dense: a dense vector keeps its arrays (its presence zeroed, its values
+  /// left as they are: unspecified where absent), others get new ones. A result reused from call
+  /// to call (a BFS's levels and parents, searched from many roots) then costs one pass over its
+  /// presence, not two allocations, two zeroing passes and two frees per call.
+  void clear_dense();
+  void resize(Index size);
+
+ private:
+  friend struct detail::Storage;
+
+  // The backends' side of the storage, reached through detail::Storage (not the API).
+  /// nvals() without reading back a pending in-place change (see update_dense): exact unless
+  /// such a change is pending. For heuristics that must not wait for the device.
+  Index nvals_estimate() const {
+    detail::complete_deferred();
+    return nvals_;
+  }
   void adopt_sparse(detail::Array<Index>&& indices, detail::Array<T>&& values) {
     detail::complete_deferred();
     install_sparse(std::move(indices), std::move(values));
@@ -254,9 +289,6 @@ class Vector {
     return {values_.data(), present_.data(), nvals_change_.data()};
   }
 
-  void make_dense();
-  void make_sparse();
-
   /// The sum, over this vector's entries, of the lengths of those rows in a CSR named by its row
   /// offsets (a frontier's edges), when the product that made the vector left it: the next
   /// product's push/pull choice then needs no scan and no read-back of its own. Any change to
@@ -287,33 +319,6 @@ class Vector {
     else make_sparse();
   }
 
-  /// GrB_Vector_build: the vector must be empty; `dup` combines duplicate indices.
-  template <class Dup = NoDuplicates>
-  void build(std::span<const Index> indices, std::span<const T> values, Dup dup = {});
-  template <class Dup = NoDuplicates>
-  void build(const std::vector<Index>& indices, const std::vector<T>& values, Dup dup = {}) {
-    auto host_values = detail::host_array(values);
-    build(std::span<const Index>(indices), std::span<const T>(host_values.data(), host_values.size()), dup);
-  }
-  /// All entries, by increasing index.
-  void extract_tuples(std::vector<Index>& indices, std::vector<T>& values) const;
-  /// values[i] = the entry at i, or `absent` where there is none (size() values): on cuda the
-  /// absent positions are filled on the device and one array is copied back, where
-  /// extract_tuples copies indices, values and presence and walks them on the host.
-  void extract_dense(std::vector<T>& values, T absent) const;
-
-  void set_element(Index i, T value);
-  std::optional<T> extract_element(Index i) const;
-  void remove_element(Index i);
-  void clear() { adopt_sparse(detail::Array<Index>(0, backend()), detail::Array<T>(0, backend())); }
-  /// clear(), stored dense: a dense vector keeps its arrays (its presence zeroed, its values
-  /// left as they are: unspecified where absent), others get new ones. A result reused from call
-  /// to call (a BFS's levels and parents, searched from many roots) then costs one pass over its
-  /// presence, not two allocations, two zeroing passes and two frees per call.
-  void clear_dense();
-  void resize(Index size);
-
- private:
   Index size_ = 0;
   // The entry count, plus a device counter of in-place changes not yet added to it (empty when
   // none are pending); both mutable so that a const nvals() can settle them.
@@ -620,5 +625,68 @@ void Vector<T>::resize(Index size) {
   result.build(indices, values);
   *this = std::move(result);
 }
+
+namespace detail {
+
+/// The backends' way into a Vector's or a Matrix's storage: adopting new arrays, updating a dense
+/// vector in place, and the caches that the cuda push/pull choice reads. Not part of the API:
+/// Vector and Matrix show the GraphBLAS operations, and read-only views of their storage
+/// (indices(), values(), present(), csr(), csc()).
+struct Storage {
+  template <class T>
+  static void adopt_sparse(Vector<T>& v, Array<Index>&& indices, Array<T>&& values) {
+    v.adopt_sparse(std::move(indices), std::move(values));
+  }
+  template <class T>
+  static void adopt_unsorted(Vector<T>& v, Array<Index>&& indices, Array<T>&& values) {
+    v.adopt_unsorted(std::move(indices), std::move(values));
+  }
+  template <class T>
+  static void adopt_dense(Vector<T>& v, Array<T>&& values, Array<std::uint8_t>&& present,
+                          Index nvals) {
+    v.adopt_dense(std::move(values), std::move(present), nvals);
+  }
+  template <class T>
+  static auto update_dense(Vector<T>& v) {
+    return v.update_dense();
+  }
+  template <class T>
+  static std::optional<Offset> row_edges(const Vector<T>& v, const void* row_offsets) {
+    return v.row_edges(row_offsets);
+  }
+  template <class T>
+  static std::optional<Offset> longest_row(const Vector<T>& v, const void* row_offsets) {
+    return v.longest_row(row_offsets);
+  }
+  template <class T>
+  static void set_row_edges(Vector<T>& v, const void* row_offsets, Offset edges,
+                            std::optional<Offset> longest = std::nullopt) {
+    v.set_row_edges(row_offsets, edges, longest);
+  }
+  template <class T>
+  static void settle_format(Vector<T>& v) {
+    v.settle_format();
+  }
+  template <class T>
+  static Index nvals_estimate(const Vector<T>& v) {
+    return v.nvals_estimate();
+  }
+
+  template <class T>
+  static void adopt(Matrix<T>& a, Csr<T>&& csr) {
+    a.adopt(std::move(csr));
+  }
+  template <class T, class Compute>
+  static Offset longest_row(const Matrix<T>& a, bool transposed, Compute&& compute) {
+    return a.longest_row(transposed, std::forward<Compute>(compute));
+  }
+  template <class T, class Narrow>
+  static const Array<std::uint32_t>& narrow_offsets(const Matrix<T>& a, bool transposed,
+                                                    Narrow&& narrow) {
+    return a.narrow_offsets(transposed, std::forward<Narrow>(narrow));
+  }
+};
+
+}  // namespace detail
 
 }  // namespace grb

@@ -50,11 +50,11 @@ void apply(Vector<W>& w, const Mask& mask, const Accum& accum, const Op& op, con
   Vector<Z> t(u.size(), Backend::cpu);
   if (u.format() == VectorFormat::sparse) {
     for (Index e = 0; e < u.nvals(); ++e) values[e] = static_cast<Z>(detail::apply_one(op, u.values()[e], u.indices()[e], Index{0}));
-    t.adopt_sparse(u.indices().clone(), std::move(values));
+    grb::detail::Storage::adopt_sparse(t, u.indices().clone(), std::move(values));
   } else {
     for (Index i = 0; i < u.size(); ++i)
       if (u.present()[i]) values[i] = static_cast<Z>(detail::apply_one(op, u.values()[i], i, Index{0}));
-    t.adopt_dense(std::move(values), u.present().clone(), u.nvals());
+    grb::detail::Storage::adopt_dense(t, std::move(values), u.present().clone(), u.nvals());
   }
   detail::write_back(w, view, accum, std::move(t), desc);
 }

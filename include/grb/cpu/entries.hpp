@@ -104,7 +104,7 @@ class DenseResult {
   }
   Vector<T> finish() && {
     Vector<T> result(size_, Backend::cpu);
-    result.adopt_dense(std::move(values_), std::move(present_), nvals_);
+    grb::detail::Storage::adopt_dense(result, std::move(values_), std::move(present_), nvals_);
     return result;
   }
 
@@ -126,8 +126,9 @@ class SparseResult {
   }
   Vector<T> finish() && {
     Vector<T> result(size_, Backend::cpu);
-    result.adopt_sparse(Array<Index>::from(std::span<const Index>(indices_), Backend::cpu),
-                        to_array<T>(values_));
+    grb::detail::Storage::adopt_sparse(
+        result, Array<Index>::from(std::span<const Index>(indices_), Backend::cpu),
+        to_array<T>(values_));
     return result;
   }
 
@@ -173,9 +174,9 @@ Vector<Target> cast_vector(Vector<Source>&& v) {
     for (std::size_t e = 0; e < values.size(); ++e) values[e] = static_cast<Target>(v.values()[e]);
     Vector<Target> result(v.size(), Backend::cpu);
     if (v.format() == VectorFormat::sparse)
-      result.adopt_sparse(v.indices().clone(), std::move(values));
+      grb::detail::Storage::adopt_sparse(result, v.indices().clone(), std::move(values));
     else
-      result.adopt_dense(std::move(values), v.present().clone(), v.nvals());
+      grb::detail::Storage::adopt_dense(result, std::move(values), v.present().clone(), v.nvals());
     return result;
   }
 }

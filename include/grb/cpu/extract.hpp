@@ -100,7 +100,7 @@ void extract(Vector<W>& w, const Mask& mask, const Accum& accum, const Matrix<A>
     grb::detail::Array<A> values(end - begin, Backend::cpu);
     std::copy(columns.col_indices.begin() + begin, columns.col_indices.begin() + end, indices.begin());
     std::copy(columns.values.begin() + begin, columns.values.begin() + end, values.begin());
-    entries.adopt_sparse(std::move(indices), std::move(values));
+    grb::detail::Storage::adopt_sparse(entries, std::move(indices), std::move(values));
   }
   auto t = detail::gather<A>(detail::DenseView<A>(entries), rows, count);
   detail::write_back(w, view, accum, std::move(t), desc);

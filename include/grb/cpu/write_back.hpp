@@ -28,7 +28,7 @@ void write_back(Vector<W>& w, const VectorMask& mask, const Accum& accum, Vector
                 const Descriptor& desc) {
   if (mask.allows_everything() && !has_accum<Accum>) {
     w = cast_vector<W>(std::move(t));
-    w.settle_format();
+    grb::detail::Storage::settle_format(w);
     return;
   }
   const Index n = w.size();
@@ -51,14 +51,14 @@ void write_back(Vector<W>& w, const VectorMask& mask, const Accum& accum, Vector
     }
   }
   w = std::move(result).finish();
-  w.settle_format();
+  grb::detail::Storage::settle_format(w);
 }
 
 template <class C, class Accum, class Z>
 void write_back(Matrix<C>& c, MatrixMask& mask, const Accum& accum, Csr<Z>&& t,
                 const Descriptor& desc) {
   if (mask.allows_everything() && !has_accum<Accum>) {
-    c.adopt(cast_csr<C>(std::move(t)));
+    grb::detail::Storage::adopt(c, cast_csr<C>(std::move(t)));
     return;
   }
   const Csr<C>& old = c.csr();
@@ -87,7 +87,7 @@ void write_back(Matrix<C>& c, MatrixMask& mask, const Accum& accum, Csr<Z>&& t,
     }
     result.end_row(i);
   }
-  c.adopt(std::move(result).finish());
+  grb::detail::Storage::adopt(c, std::move(result).finish());
 }
 
 }  // namespace grb::cpu::detail

@@ -201,7 +201,7 @@ bool assign_follows_push(const PendingPush& push, const Vector<W>& w, const Mask
 /// `scalar`, else the product's own value. Inside a hold (update_dense completes nothing there).
 template <class W, class S>
 FusedAssign in_place_target(Vector<W>& w, bool scalar, S scalar_value) {
-  const auto update = w.update_dense();
+  const auto update = grb::detail::Storage::update_dense(w);
   FusedAssign target{update.values, update.present, update.nvals_change, sizeof(W), scalar,
                      {0, 0}};
   if (scalar) {

@@ -201,7 +201,7 @@ auto vector_mask(const Mask& mask, const Descriptor& desc, Index size, const cha
     view.structural = desc.structural_mask;
     view.mask = view_of(mask);
     // Valued masks may allow fewer than their entries; the bound is what the heuristic needs.
-    const Index entries = std::min(mask.nvals_estimate(), size);
+    const Index entries = std::min(grb::detail::Storage::nvals_estimate(mask), size);
     if (allowed_bound) *allowed_bound = desc.complement_mask ? size - entries : entries;
     if (allowed_bound && desc.complement_mask && !desc.structural_mask) *allowed_bound = size;
     return view;

@@ -162,7 +162,7 @@ void write_back(Vector<W>& w, const VectorMaskView<M>& mask, const Accum& accum,
     const Offset* edge_rows = t.count.empty() ? nullptr : t.edge_rows;
     Vector<W> result(n, Backend::cuda);
     if constexpr (std::is_same_v<W, Z>) {
-      result.adopt_dense(std::move(t.values), std::move(t.present), t_nvals);
+      grb::detail::Storage::adopt_dense(result, std::move(t.values), std::move(t.present), t_nvals);
     } else {
       auto values = device_array<W>(n);
       if (n > 0) {
@@ -170,11 +170,11 @@ void write_back(Vector<W>& w, const VectorMaskView<M>& mask, const Accum& accum,
             n, t.values.data(), t.present.data(), values.data());
         GRB_CUDA_CHECK_LAUNCH();
       }
-      result.adopt_dense(std::move(values), std::move(t.present), t_nvals);
+      grb::detail::Storage::adopt_dense(result, std::move(values), std::move(t.present), t_nvals);
     }
     w = std::move(result);
-    w.settle_format();
-    if (edge_rows) w.set_row_edges(edge_rows, counts.edges);
+    grb::detail::Storage::settle_format(w);
+    if (edge_rows) grb::detail::Storage::set_row_edges(w, edge_rows, counts.edges);
     return;
   }
   auto values = device_array<W>(n);
@@ -189,9 +189,9 @@ void write_back(Vector<W>& w, const VectorMaskView<M>& mask, const Accum& accum,
   }
   const Index nvals = static_cast<Index>(read_scalar(count.data()));
   Vector<W> result(n, Backend::cuda);
-  result.adopt_dense(std::move(values), std::move(present), nvals);
+  grb::detail::Storage::adopt_dense(result, std::move(values), std::move(present), nvals);
   w = std::move(result);
-  w.settle_format();
+  grb::detail::Storage::settle_format(w);
 }
 
 // ------------------------------------------------------------------------------------ matrices
@@ -308,11 +308,11 @@ template <class C, class M, class Accum, class Z>
 void write_back(Matrix<C>& c, const MatrixMaskView<M>& mask, const Accum& accum, Csr<Z>&& t,
                 const Descriptor& desc) {
   if (mask.everything && !mask.complement && !has_accum<Accum>) {
-    c.adopt(cast_csr<C>(std::move(t)));
+    grb::detail::Storage::adopt(c, cast_csr<C>(std::move(t)));
     return;
   }
   WriteBackRow<C, Z, M, Accum> program{view_of(c.csr()), view_of(t), mask, accum, desc.replace};
-  c.adopt(build_rows<C>(c.nrows(), c.ncols(), program));
+  grb::detail::Storage::adopt(c, build_rows<C>(c.nrows(), c.ncols(), program));
 }
 
 }  // namespace grb::cuda::detail

@@ -27,7 +27,7 @@ __global__ inline void longest_row_kernel(Index nrows, const Offset* offsets,
 
 template <class A>
 Offset longest_row_of(const Matrix<A>& a, bool transposed) {
-  return a.longest_row(transposed, [](const Csr<A>& rows) -> Offset {
+  return grb::detail::Storage::longest_row(a, transposed, [](const Csr<A>& rows) -> Offset {
     if (rows.nrows == 0) return 0;
     auto longest = device_array<unsigned long long>(1);
     fill_zero(longest.data(), 1);
@@ -49,14 +49,17 @@ __global__ void narrow_offsets(std::uint64_t count, const Offset* in, Narrow* ou
 template <class A>
 const std::uint32_t* narrow_offsets_of(const Matrix<A>& a, bool transposed) {
   if (a.nvals() >= (Offset{1} << 32)) return nullptr;
-  return a.narrow_offsets(transposed, [](const Csr<A>& rows) {
-    auto narrow = device_array<std::uint32_t>(std::size_t(rows.nrows) + 1);
-    narrow_offsets<<<blocks_for(std::uint64_t(rows.nrows) + 1), block_threads, 0,
-                     current_stream()>>>(std::uint64_t(rows.nrows) + 1, rows.row_offsets.data(),
-                                         narrow.data());
-    GRB_CUDA_CHECK_LAUNCH();
-    return narrow;
-  }).data();
+  return grb::detail::Storage::narrow_offsets(
+             a, transposed,
+             [](const Csr<A>& rows) {
+               auto narrow = device_array<std::uint32_t>(std::size_t(rows.nrows) + 1);
+               narrow_offsets<<<blocks_for(std::uint64_t(rows.nrows) + 1), block_threads, 0,
+                                current_stream()>>>(std::uint64_t(rows.nrows) + 1,
+                                                    rows.row_offsets.data(), narrow.data());
+               GRB_CUDA_CHECK_LAUNCH();
+               return narrow;
+             })
+      .data();
 }
 
 }  // namespace grb::cuda::detail

@@ -135,10 +135,10 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
   // tighter bound than the matrix's, so that a tail frontier of short rows is pushed by rows.
   const Offset matrix_longest = longest_row_of(a, !pull_is_csc);
   Offset input_longest = matrix_longest;
-  if (const auto longest = u.longest_row(push_rows.row_offsets.data()))
+  if (const auto longest = grb::detail::Storage::longest_row(u, push_rows.row_offsets.data()))
     input_longest = std::min(input_longest, *longest);
   // u's exact edges, where the product that made it left them (Vector::row_edges).
-  const auto known_edges = u.row_edges(push_rows.row_offsets.data());
+  const auto known_edges = grb::detail::Storage::row_edges(u, push_rows.row_offsets.data());
   if (products && desc.strategy == MxvStrategy::push) {
     pushes = true;
   } else if (products && desc.strategy == MxvStrategy::automatic) {

@@ -222,10 +222,11 @@ Published install_result(Vector<W>& w, const ClaimStamps& stamps, DeviceArray<In
     indices.truncate(nvals);
     values.truncate(nvals);
     Vector<W> result(n, Backend::cuda);
-    result.adopt_unsorted(std::move(indices), std::move(values));
+    grb::detail::Storage::adopt_unsorted(result, std::move(indices), std::move(values));
     w = std::move(result);
   }
-  if (stamps.edge_rows) w.set_row_edges(stamps.edge_rows, published.edges, published.longest);
+  if (stamps.edge_rows)
+    grb::detail::Storage::set_row_edges(w, stamps.edge_rows, published.edges, published.longest);
   return published;
 }
 
@@ -344,7 +345,7 @@ class PushAnySparse final : public PendingPush {
       indices_.truncate(nvals);
       values_.truncate(nvals);
       Vector<W> dense(size, Backend::cuda);
-      dense.adopt_unsorted(std::move(indices_), std::move(values_));
+      grb::detail::Storage::adopt_unsorted(dense, std::move(indices_), std::move(values_));
       dense.make_dense();  // the list scattered (and freed in stream order)
       return dense;
     });
@@ -445,7 +446,7 @@ class PendingPull final : public PendingPush {
   void finish() override {
     install_result(w_, stamps, indices_, values_, Index(indices_.size()), [&](Index nvals) {
       Vector<W> dense(size, Backend::cuda);
-      dense.adopt_dense(std::move(t.values), std::move(t.present), nvals);
+      grb::detail::Storage::adopt_dense(dense, std::move(t.values), std::move(t.present), nvals);
       return dense;
     });
   }

@@ -228,7 +228,7 @@ void assign_in_place(Vector<W>& w, const Mask& mask, const Vector<S>* source, S 
   // Dense first (once: later assigns find it dense); the mask and source may be w itself, so
   // their views are taken after.
   w.make_dense();
-  const auto update = w.update_dense();
+  const auto update = grb::detail::Storage::update_dense(w);
   const auto mask_view = entries_of(mask);
   const std::uint64_t items = mask_view.dense ? mask.size() : mask_view.nvals;
   if (items == 0) return;
