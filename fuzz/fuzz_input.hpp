@@ -165,8 +165,8 @@ inline int read_text(grb::io::Format format, const char* extension, const std::u
 /// accepted input fast: 60-byte Matrix Market headers declaring 7 to 126 M empty rows (one is
 /// fuzz/corpus/fuzz_matrix_market/empty-126M-rows.mtx) were read with budgets of 1 GiB and
 /// 256 MiB, and writing their 60 MB to 1 GB of row offsets under AddressSanitizer took up to
-/// 16 s an input on a busy 2-core machine, and past libFuzzer's 30 s timeout once. An explicit GRB_HOST_MEMORY_LIMIT in the
-/// environment is kept.
+/// 16 s an input on a busy 2-core machine, and past libFuzzer's 30 s timeout once. An explicit
+/// GRB_HOST_MEMORY_LIMIT in the environment is kept.
 ///
 /// A target that defines GRB_FUZZ_PARALLEL_PIECES before including this header fuzzes the
 /// parallel half of the text readers (src/io/text_pieces): text of 8 bytes and more is cut into
