@@ -46,6 +46,7 @@ std::string_view to_string(ErrorCode code) {
     case ErrorCode::backend_unavailable: return "backend unavailable";
     case ErrorCode::cuda_error: return "cuda error";
     case ErrorCode::validation_failed: return "validation failed";
+    case ErrorCode::context_mismatch: return "context mismatch";
   }
   return "unknown error";
 }

@@ -1,7 +1,9 @@
 // The cuda entry points of a build without CUDA: the backend is reported unavailable.
 #include <cstdint>
+#include <string>
 
 #include "grb/array.hpp"
+#include "grb/context.hpp"
 #include "grb/cuda/build.hpp"
 #include "grb/error.hpp"
 #include "grb/types.hpp"
@@ -19,7 +21,16 @@ namespace {
 }
 }  // namespace
 
-void synchronize_device() {}
+int active_device() { return 0; }
+void make_device_current(int) {}
+void* create_stream(int device) {
+  if (device != 0)
+    throw InvalidValue("Context: no device " + std::to_string(device) +
+                       " (grb was built without CUDA: contexts are on device 0)");
+  return nullptr;
+}
+void synchronize_context(const ContextState&) {}
+ContextState::~ContextState() = default;
 void* allocate_device_bytes(std::size_t) { unavailable(); }
 void free_device_bytes(void*) noexcept {}
 std::size_t kept_device_bytes() { return 0; }

@@ -288,7 +288,7 @@ LateSearch late_search(const grb::Matrix<std::int32_t>& a, Index source, int int
     // targets are sparse until then, complete it.)
     if (cuda && depth > 2 && depth != interrupt + 1) {
       CHECK(grb::detail::pending_work() != nullptr);
-      CHECK(grb::detail::deferred_state.launched.size() == 1);
+      CHECK(grb::detail::deferred_state().launched.size() == 1);
     }
     grb::assign(search.parent, next, grb::no_accum, next, grb::all, where_present);
     grb::assign(search.level, next, grb::no_accum, depth, grb::all, where_present);
@@ -297,7 +297,7 @@ LateSearch late_search(const grb::Matrix<std::int32_t>& a, Index source, int int
     // q's push is finished; the new level's is launched, not waited for.
     if (cuda && depth > 1 && depth != interrupt) {
       CHECK(grb::detail::pending_work() == nullptr);
-      CHECK(grb::detail::deferred_state.launched.size() == 1);
+      CHECK(grb::detail::deferred_state().launched.size() == 1);
     }
     if (found == 0) break;
     search.frontiers.push_back(found);

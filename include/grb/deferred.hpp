@@ -9,7 +9,8 @@
 // (kernels that update their targets in place: assigns queued behind a product, set_element's
 // writes) has only the first stage: once launched, nothing is left of it to wait for.
 //
-// Every reader of a grb object completes all of it first (launches what is pending, then waits
+// Each context (grb/context.hpp) has its own queue. Every reader of a grb object completes all
+// of its context's queue first (launches what is pending, then waits
 // for everything and installs the results, oldest first): any Vector accessor, any operation
 // (through those accessors), and the destruction, move or reassignment of a Vector or Matrix, so
 // nothing the work reads or writes changes or disappears under it. Two exceptions:
@@ -29,55 +30,35 @@
 #pragma once
 
 #include <algorithm>
-#include <deque>
 #include <exception>
 #include <memory>
 #include <utility>
 
-namespace grb {
+#include "grb/context.hpp"
+#include "grb/deferred_queue.hpp"
 
-enum class Mode { nonblocking, blocking };
+namespace grb {
 
 namespace detail {
 
-/// Work an operation left queued: launch() issues it, finish() waits for it and installs its
-/// results (each called once, in that order; finish() runs inside a DeferredHold).
-class Deferred {
- public:
-  virtual ~Deferred() = default;
-  virtual void launch() {}
-  virtual void finish() = 0;
-  /// Whether the work writes the grb object at this address (its result, or a target it updates
-  /// in place).
-  virtual bool writes(const void* object) const = 0;
-  /// Whether it replaces that object's storage (a target updated in place keeps its arrays).
-  virtual bool replaces(const void* object) const { return writes(object); }
-  /// False: launch() is all there is (kernels that update their targets in place, whose counts
-  /// stay on the device), so the work is dropped once launched and nothing waits for it.
-  virtual bool has_results() const { return true; }
-};
-
-struct DeferredState {
-  std::unique_ptr<Deferred> pending;
-  std::deque<std::unique_ptr<Deferred>> launched;  // oldest first
-  int holds = 0;                 // > 0: inside a DeferredHold, readers do not complete
-  std::exception_ptr error;      // from work completed in a destructor
-  Mode mode = Mode::nonblocking;
-};
-inline DeferredState deferred_state;  // grb objects are not shared between host threads
+/// The current context's queue: the one every operation queues into and completes.
+inline DeferredState& deferred_state() { return current_context().deferred; }
 
 /// While alive, readers of grb objects leave deferred work as it is.
 class DeferredHold {
  public:
-  DeferredHold() { ++deferred_state.holds; }
-  ~DeferredHold() { --deferred_state.holds; }
+  DeferredHold() : state_(deferred_state()) { ++state_.holds; }
+  ~DeferredHold() { --state_.holds; }
   DeferredHold(const DeferredHold&) = delete;
   DeferredHold& operator=(const DeferredHold&) = delete;
+
+ private:
+  DeferredState& state_;
 };
 
 /// Launches the pending work, if any: it moves to the launched queue.
 inline void launch_pending() {
-  DeferredState& state = deferred_state;
+  DeferredState& state = deferred_state();
   if (!state.pending) return;
   std::unique_ptr<Deferred> work = std::move(state.pending);  // its own reads see it no more
   {
@@ -89,7 +70,7 @@ inline void launch_pending() {
 
 /// Finishes the oldest launched work.
 inline void finish_oldest() {
-  DeferredState& state = deferred_state;
+  DeferredState& state = deferred_state();
   const std::unique_ptr<Deferred> work = std::move(state.launched.front());
   state.launched.pop_front();
   const DeferredHold hold;  // installing results replaces objects: that must not complete more
@@ -98,7 +79,7 @@ inline void finish_oldest() {
 
 /// Runs all deferred work, if any (and rethrows an error kept from a destructor).
 inline void complete_deferred() {
-  DeferredState& state = deferred_state;
+  DeferredState& state = deferred_state();
   if (state.holds > 0) return;
   if (state.error) std::rethrow_exception(std::exchange(state.error, nullptr));
   launch_pending();
@@ -108,7 +89,7 @@ inline void complete_deferred() {
 /// complete_deferred() for Vector::nvals(): waits only for the work that writes `object`, and
 /// first launches the pending work unless it writes `object` too (see the top of this file).
 inline void complete_deferred_writing(const void* object) {
-  DeferredState& state = deferred_state;
+  DeferredState& state = deferred_state();
   if (state.holds > 0) return;
   if (state.error) std::rethrow_exception(std::exchange(state.error, nullptr));
   if (state.pending && state.pending->writes(object)) return complete_deferred();
@@ -120,7 +101,7 @@ inline void complete_deferred_writing(const void* object) {
 
 /// complete_deferred() for destructors and moves: an error is kept for the next grb call.
 inline void complete_deferred_quietly() noexcept {
-  DeferredState& state = deferred_state;
+  DeferredState& state = deferred_state();
   if (state.holds > 0 || (!state.pending && state.launched.empty())) return;
   try {
     launch_pending();
@@ -133,14 +114,14 @@ inline void complete_deferred_quietly() noexcept {
 /// Queues `work` (after completing whatever was deferred).
 inline void defer(std::unique_ptr<Deferred> work) {
   complete_deferred();
-  deferred_state.pending = std::move(work);
+  deferred_state().pending = std::move(work);
 }
 
 /// Queues `work` behind the deferred work, which it reads: what was pending is launched, nothing
 /// is waited for.
 inline void defer_behind(std::unique_ptr<Deferred> work) {
   launch_pending();
-  deferred_state.pending = std::move(work);
+  deferred_state().pending = std::move(work);
 }
 
 /// Launches `work` at once, behind whatever is deferred, and leaves it launched: it finishes when
@@ -152,58 +133,93 @@ inline void launch_deferred(std::unique_ptr<Deferred> work) {
     const DeferredHold hold;
     work->launch();
   }
-  deferred_state.launched.push_back(std::move(work));
+  deferred_state().launched.push_back(std::move(work));
 }
 
 /// The pending work, for an operation that may fuse into it (null when none).
-inline Deferred* pending_work() { return deferred_state.pending.get(); }
+inline Deferred* pending_work() { return deferred_state().pending.get(); }
 
 /// The newest deferred work with results, pending or launched (null when none): pending work
 /// without results (assigns queued behind a product, element writes) is skipped, as it will be
 /// once launched.
 inline Deferred* newest_work() {
-  DeferredState& state = deferred_state;
+  DeferredState& state = deferred_state();
   if (state.pending && state.pending->has_results()) return state.pending.get();
   return state.launched.empty() ? nullptr : state.launched.back().get();
 }
 
 /// Whether any deferred work is left (pending or launched).
 inline bool has_deferred_work() {
-  return deferred_state.pending || !deferred_state.launched.empty();
+  return deferred_state().pending || !deferred_state().launched.empty();
 }
 
 /// Whether deferred work (pending or launched) replaces the grb object at this address: its
 /// host side is stale until that work finishes, so nobody may read it inside a hold.
 inline bool deferred_work_replaces(const void* object) {
-  const DeferredState& state = deferred_state;
+  const DeferredState& state = deferred_state();
   if (state.pending && state.pending->replaces(object)) return true;
   return std::any_of(state.launched.begin(), state.launched.end(),
                      [&](const auto& work) { return work->replaces(object); });
 }
 
+// An object's readers, moves and destruction complete the queue of the context the object was
+// made in, in that context (its stream, its device), whichever is current.
+/// complete_deferred() for an object of `context`.
+inline void complete_deferred(ContextState& context) {
+  if (context.deferred.idle()) return;
+  const ContextSwitch use(context);
+  complete_deferred();
+}
+/// complete_deferred_writing() for an object of `context`.
+inline void complete_deferred_writing(ContextState& context, const void* object) {
+  if (context.deferred.idle()) return;
+  const ContextSwitch use(context);
+  complete_deferred_writing(object);
+}
+/// complete_deferred_quietly() for an object of `context`.
+inline void complete_deferred_quietly(ContextState& context) noexcept {
+  if (context.deferred.idle()) return;
+  const ContextSwitch use(context);
+  complete_deferred_quietly();
+}
+/// For a method of an object of `context`: makes the context current while the method runs
+/// (its device work goes to the context's stream and device) and completes its queue.
+class ObjectScope {
+ public:
+  explicit ObjectScope(ContextState& context) : switch_(context) { complete_deferred(); }
+
+ private:
+  ContextSwitch switch_;
+};
+
+/// Before a copy of an object of `source` is made in the current context: the source's work is
+/// completed, and when the source is a device object of another context, its stream has
+/// finished too.
+inline void complete_for_copy(ContextState& source, bool on_device) {
+  complete_deferred(source);
+  if (on_device && &source != &current_context()) synchronize_context(source);
+}
+
 }  // namespace detail
 
-/// GrB_init's mode: nonblocking (the default) lets cuda operations defer and fuse their work;
-/// blocking completes each operation before it returns. Changing it completes pending work.
+/// GrB_init's mode, for the current context: nonblocking (the default) lets cuda operations
+/// defer and fuse their work; blocking completes each operation before it returns. Changing it
+/// completes pending work.
 inline void set_mode(Mode mode) {
   detail::complete_deferred();
-  detail::deferred_state.mode = mode;
+  detail::deferred_state().mode = mode;
 }
-inline Mode mode() { return detail::deferred_state.mode; }
+inline Mode mode() { return detail::deferred_state().mode; }
 
-namespace detail {
-/// Waits for every kernel grb has queued on the GPU (nothing where grb never used it). Defined in
-/// the grb library (src/cuda/memory.cu; a no-op without CUDA).
-void synchronize_device();
-}  // namespace detail
-
-/// GrB_wait: completes all deferred work (an error in it is thrown here), then waits for the
-/// GPU, so that every result is complete when it returns: a caller's clock may stop there (an
-/// operation that needs no read-back, such as a BFS level's assigns, may still be running when
-/// it returns, even in blocking mode).
-inline void wait() {
-  detail::complete_deferred();
-  detail::synchronize_device();
+inline void Context::wait() const {
+  detail::complete_deferred(*state_);
+  detail::synchronize_context(*state_);
 }
+
+/// GrB_wait, for the current context: completes its deferred work (an error in it is thrown
+/// here), then waits for its stream, so that every result is complete when it returns: a
+/// caller's clock may stop there (an operation that needs no read-back, such as a BFS level's
+/// assigns, may still be running when it returns, even in blocking mode).
+inline void wait() { Context::current().wait(); }
 
 }  // namespace grb

@@ -19,6 +19,7 @@ enum class ErrorCode {
   backend_unavailable,
   cuda_error,
   validation_failed,
+  context_mismatch,
 };
 
 std::string_view to_string(ErrorCode code);
@@ -94,6 +95,12 @@ class BackendUnavailable : public Error {
 class CudaError : public Error {
  public:
   explicit CudaError(const std::string& m) : Error(ErrorCode::cuda_error, m) {}
+};
+
+/// A cuda operation on objects of a context other than the current one (grb/context.hpp).
+class ContextMismatch : public Error {
+ public:
+  explicit ContextMismatch(const std::string& m) : Error(ErrorCode::context_mismatch, m) {}
 };
 
 /// A result that fails its validator (BFS tree, SSSP distances, CC labels).

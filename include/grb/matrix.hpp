@@ -109,13 +109,18 @@ class Matrix {
       throw InvalidValue("Matrix: CSR arrays have inconsistent sizes");
   }
 
+  /// A copy in the current context (grb/context.hpp), made once the source's context has
+  /// finished with it.
   Matrix(const Matrix& other)
-      : csr_(other.csr_.to(other.backend())), symmetric_(other.symmetric_) {}
+      : csr_((detail::complete_for_copy(*other.context_, other.backend() == Backend::cuda), other.csr_.to(other.backend()))),
+        symmetric_(other.symmetric_) {}
   // Replacing or freeing the entries first completes deferred work, which may read them
   // (grb/deferred.hpp); a move construction keeps the same storage alive.
   Matrix& operator=(const Matrix& other) {
     if (this != &other) {
-      detail::complete_deferred();
+      detail::complete_deferred(*context_);
+      detail::complete_for_copy(*other.context_, other.backend() == Backend::cuda);
+      context_ = detail::ObjectContext();
       csr_ = other.csr_.to(other.backend());
       transpose_.reset();
       longest_row_[0] = longest_row_[1] = std::nullopt;
@@ -127,7 +132,9 @@ class Matrix {
   }
   Matrix(Matrix&&) noexcept = default;
   Matrix& operator=(Matrix&& other) noexcept {
-    detail::complete_deferred_quietly();
+    detail::complete_deferred_quietly(*context_);
+    detail::complete_deferred_quietly(*other.context_);
+    context_ = other.context_;
     csr_ = std::move(other.csr_);
     transpose_ = std::move(other.transpose_);
     longest_row_[0] = other.longest_row_[0];
@@ -137,15 +144,18 @@ class Matrix {
     symmetric_ = other.symmetric_;
     return *this;
   }
-  ~Matrix() { detail::complete_deferred_quietly(); }
+  ~Matrix() { detail::complete_deferred_quietly(*context_); }
 
   Index nrows() const { return csr_.nrows; }
   Index ncols() const { return csr_.ncols; }
   Offset nvals() const { return csr_.nvals(); }
   Backend backend() const { return csr_.backend(); }
+  /// The context the matrix was made in (grb/context.hpp).
+  Context context() const { return Context(context_.ref()); }
 
-  /// A copy of this matrix on another backend.
+  /// A copy of this matrix on another backend, in the same context.
   Matrix to(Backend backend) const {
+    const detail::ObjectScope scope(*context_);
     Matrix copy(csr_.to(backend));
     copy.symmetric_ = symmetric_;
     return copy;
@@ -158,6 +168,7 @@ class Matrix {
   const Csr<T>& csc() const {
     if (symmetric_) return csr_;
     if (!transpose_) {
+      const detail::ContextSwitch use(*context_);
       transpose_ = std::make_shared<Csr<T>>(backend() == Backend::cpu ? detail::transpose_host(csr_)
                                                                       : detail::transpose_cuda(csr_));
     }
@@ -172,7 +183,7 @@ class Matrix {
     if (nrows() != ncols())
       throw DimensionMismatch("mark_symmetric: a " + std::to_string(nrows()) + " x " +
                               std::to_string(ncols()) + " matrix cannot be symmetric");
-    detail::complete_deferred();  // the transpose it frees may be read by deferred work
+    const detail::ObjectScope scope(*context_);  // deferred work may read the transpose it frees
     symmetric_ = true;
     transpose_.reset();
     narrow_offsets_[1].reset();
@@ -207,7 +218,7 @@ class Matrix {
   // The backends' side of the storage, reached through detail::Storage (not the API).
   /// Replaces the contents (dimensions included) with `csr`, on its own backend.
   void adopt(Csr<T>&& csr) {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     csr_ = std::move(csr);
     transpose_.reset();
     longest_row_[0] = longest_row_[1] = std::nullopt;
@@ -235,6 +246,7 @@ class Matrix {
     return *cached;
   }
 
+  detail::ObjectContext context_;  // first: the arrays below are freed while it is alive
   Csr<T> csr_;
   mutable std::shared_ptr<Csr<T>> transpose_;
   mutable std::optional<Offset> longest_row_[2];  // of csr_ and of the transpose; see longest_row
@@ -328,6 +340,7 @@ template <class T>
 template <class Dup>
 void Matrix<T>::build(std::span<const Index> rows, std::span<const Index> cols,
                       std::span<const T> values, Dup dup) {
+  const detail::ContextSwitch use(*context_);
   if (nvals() != 0) throw InvalidValue("build: the matrix already has entries (GrB_OUTPUT_NOT_EMPTY)");
   if (backend() == Backend::cuda)  // sorted on the GPU: grb/cuda/build.hpp
     adopt(detail::build_cuda_csr(nrows(), ncols(), rows, cols, values, dup));
@@ -338,6 +351,7 @@ void Matrix<T>::build(std::span<const Index> rows, std::span<const Index> cols,
 template <class T>
 void Matrix<T>::extract_tuples(std::vector<Index>& rows, std::vector<Index>& cols,
                                std::vector<T>& values) const {
+  const detail::ContextSwitch use(*context_);
   const Csr<T> local = backend() == Backend::cpu ? Csr<T>{} : csr_.to(Backend::cpu);
   const Csr<T>& host = backend() == Backend::cpu ? csr_ : local;
   rows.resize(host.nvals());
@@ -351,6 +365,7 @@ void Matrix<T>::extract_tuples(std::vector<Index>& rows, std::vector<Index>& col
 template <class T>
 template <class Edit>
 void Matrix<T>::edit_on_host(Edit edit) {
+  const detail::ContextSwitch use(*context_);
   std::vector<Index> rows, cols;
   std::vector<T> values;
   extract_tuples(rows, cols, values);
@@ -364,6 +379,7 @@ void Matrix<T>::edit_on_host(Edit edit) {
 
 template <class T>
 void Matrix<T>::set_element(Index i, Index j, T value) {
+  const detail::ContextSwitch use(*context_);
   check_position(i, j, "set_element");
   if (backend() == Backend::cpu) {
     const Index* begin = csr_.col_indices.data() + csr_.row_offsets[i];
@@ -385,6 +401,7 @@ void Matrix<T>::set_element(Index i, Index j, T value) {
 
 template <class T>
 std::optional<T> Matrix<T>::extract_element(Index i, Index j) const {
+  const detail::ContextSwitch use(*context_);
   check_position(i, j, "extract_element");
   if (backend() != Backend::cpu) return to(Backend::cpu).extract_element(i, j);
   const Index* begin = csr_.col_indices.data() + csr_.row_offsets[i];
@@ -396,6 +413,7 @@ std::optional<T> Matrix<T>::extract_element(Index i, Index j) const {
 
 template <class T>
 void Matrix<T>::remove_element(Index i, Index j) {
+  const detail::ContextSwitch use(*context_);
   check_position(i, j, "remove_element");
   if (!extract_element(i, j)) return;
   edit_on_host([&](auto& rows, auto& cols, auto& values) {
@@ -410,6 +428,7 @@ void Matrix<T>::remove_element(Index i, Index j) {
 
 template <class T>
 void Matrix<T>::resize(Index new_nrows, Index new_ncols) {
+  const detail::ContextSwitch use(*context_);
   std::vector<Index> rows, cols;
   std::vector<T> values;
   extract_tuples(rows, cols, values);

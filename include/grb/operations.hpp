@@ -44,7 +44,8 @@ template <class X>
   requires requires(const X& x) { x.backend(); }
 Backend backend_of(const X& x) { return x.backend(); }
 
-/// The backend all of an operation's objects share (the mask may be no_mask).
+/// The backend all of an operation's objects share (the mask may be no_mask). Cuda objects must
+/// also belong to the current context (grb/context.hpp): their work goes to its stream.
 template <class First, class... Rest>
 Backend common_backend(const char* operation, const First& first, const Rest&... rest) {
   const Backend backend = first.backend();
@@ -57,6 +58,19 @@ Backend common_backend(const char* operation, const First& first, const Rest&...
     }
   };
   (check(rest), ...);
+  if (backend == Backend::cuda) {
+    ContextState& current = current_context();
+    auto same_context = [&](const auto& object) {
+      if constexpr (!std::is_same_v<std::decay_t<decltype(object)>, NoMask>) {
+        if (&Storage::context(object) != &current)
+          throw ContextMismatch(std::string(operation) +
+                                ": an object of another context than the current one (copy it "
+                                "into this context, or make its own context current)");
+      }
+    };
+    same_context(first);
+    (same_context(rest), ...);
+  }
   return backend;
 }
 

@@ -59,6 +59,12 @@ struct Storage {
     return v.nvals_estimate();
   }
 
+  /// The context the object was made in.
+  template <class Object>
+  static ContextState& context(const Object& object) {
+    return *object.context_;
+  }
+
   template <class T>
   static void adopt(Matrix<T>& a, Csr<T>&& csr) {
     a.adopt(std::move(csr));

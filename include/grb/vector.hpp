@@ -99,8 +99,10 @@ class Vector {
   explicit Vector(Index size, Backend backend = default_backend())
       : size_(size), indices_(0, backend), values_(0, backend), present_(0, backend) {}
 
+  /// A copy in the current context (grb/context.hpp), made once the source's context has
+  /// finished with it.
   Vector(const Vector& other)
-      : size_(other.size_),
+      : size_((detail::complete_for_copy(*other.context_, other.backend() == Backend::cuda), other.size_)),
         nvals_(other.nvals()),  // completes deferred work first
         format_(other.format_),
         jumbled_(other.jumbled_),
@@ -115,7 +117,8 @@ class Vector {
     return *this;
   }
   Vector(Vector&& other) noexcept
-      : size_((detail::complete_deferred_quietly(), other.size_)),
+      : context_(other.context_),
+        size_((detail::complete_deferred_quietly(*other.context_), other.size_)),
         nvals_(other.nvals_),
         nvals_change_(std::move(other.nvals_change_)),
         format_(other.format_),
@@ -127,7 +130,9 @@ class Vector {
         edges_(other.edges_),
         edges_longest_(other.edges_longest_) {}
   Vector& operator=(Vector&& other) noexcept {
-    detail::complete_deferred_quietly();
+    detail::complete_deferred_quietly(*context_);
+    detail::complete_deferred_quietly(*other.context_);
+    context_ = other.context_;
     size_ = other.size_;
     nvals_ = other.nvals_;
     nvals_change_ = std::move(other.nvals_change_);
@@ -141,7 +146,7 @@ class Vector {
     edges_longest_ = other.edges_longest_;
     return *this;
   }
-  ~Vector() { detail::complete_deferred_quietly(); }
+  ~Vector() { detail::complete_deferred_quietly(*context_); }
 
   /// A dense vector with every entry present and equal to `value`.
   static Vector full(Index size, T value, Backend backend = default_backend()) {
@@ -156,18 +161,21 @@ class Vector {
 
   Index size() const { return size_; }
   Index nvals() const {
+    const detail::ContextSwitch use(*context_);
     detail::complete_deferred_writing(this);  // work that leaves this vector alone may still run
     settle_nvals();
     return nvals_;
   }
   Backend backend() const { return values_.backend(); }
+  /// The context the vector was made in (grb/context.hpp).
+  Context context() const { return Context(context_.ref()); }
   VectorFormat format() const {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     return format_;
   }
 
   Vector to(Backend backend) const {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     sort_entries();
     Vector result(size_, backend);
     result.nvals_ = nvals();
@@ -189,17 +197,17 @@ class Vector {
     return values_;
   }
   const detail::Array<std::uint8_t>& present() const {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     return present_;
   }
   /// A sparse vector's entries in their stored order, for readers to whom order is nothing (a
   /// push over a frontier, a scatter): no sort.
   const detail::Array<Index>& unsorted_indices() const {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     return indices_;
   }
   const detail::Array<T>& unsorted_values() const {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     return values_;
   }
 
@@ -240,11 +248,11 @@ class Vector {
   /// nvals() without reading back a pending in-place change (see update_dense): exact unless
   /// such a change is pending. For heuristics that must not wait for the device.
   Index nvals_estimate() const {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     return nvals_;
   }
   void adopt_sparse(detail::Array<Index>&& indices, detail::Array<T>&& values) {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     install_sparse(std::move(indices), std::move(values));
   }
   /// adopt_sparse for entries in any order (distinct indices; cuda only): sorted when first
@@ -254,7 +262,7 @@ class Vector {
     jumbled_ = nvals_ > 1;
   }
   void adopt_dense(detail::Array<T>&& values, detail::Array<std::uint8_t>&& present, Index nvals) {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     edges_rows_ = nullptr;
     nvals_change_ = {};
     nvals_ = nvals;
@@ -276,7 +284,7 @@ class Vector {
     std::int64_t* nvals_change;
   };
   DenseUpdate update_dense() {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     if (format_ != VectorFormat::dense)
       throw InvalidValue("update_dense: the vector is not stored dense");
     edges_rows_ = nullptr;
@@ -295,20 +303,20 @@ class Vector {
   /// the entries drops it (a stale one could only make that choice slower, never a result
   /// wrong); a change of format keeps it.
   std::optional<Offset> row_edges(const void* row_offsets) const {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     if (row_offsets == nullptr || row_offsets != edges_rows_) return std::nullopt;
     return edges_;
   }
   /// The longest of those rows, where the product that made the vector left it too (a push
   /// over short rows needs no scan of them).
   std::optional<Offset> longest_row(const void* row_offsets) const {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     if (row_offsets == nullptr || row_offsets != edges_rows_) return std::nullopt;
     return edges_longest_;
   }
   void set_row_edges(const void* row_offsets, Offset edges,
                      std::optional<Offset> longest = std::nullopt) {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     edges_rows_ = row_offsets;
     edges_ = edges;
     edges_longest_ = longest;
@@ -319,6 +327,7 @@ class Vector {
     else make_sparse();
   }
 
+  detail::ObjectContext context_;  // first: the arrays below are freed while it is alive
   Index size_ = 0;
   // The entry count, plus a device counter of in-place changes not yet added to it (empty when
   // none are pending); both mutable so that a const nvals() can settle them.
@@ -336,7 +345,7 @@ class Vector {
   std::optional<Offset> edges_longest_;  // see longest_row
 
   void sort_entries() const {
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     if (!jumbled_) return;
     detail::Array<Index> indices(nvals_, backend());
     detail::Array<T> values(nvals_, backend());
@@ -364,7 +373,8 @@ class Vector {
   /// detail::queue_store): this vector's own small writes then join them. No work is launched
   /// while such writes are pending (whatever launches work launches them first).
   void complete_but_element_writes() const {
-    if (backend() == Backend::cpu || !detail::element_writes_pending()) detail::complete_deferred();
+    if (backend() == Backend::cpu || !detail::element_writes_pending())
+      detail::complete_deferred(*context_);
   }
 
   void settle_nvals() const {
@@ -385,7 +395,7 @@ class Vector {
 
 template <class T>
 void Vector<T>::make_dense() {
-  detail::complete_deferred();
+  const detail::ObjectScope scope(*context_);
   if (format_ == VectorFormat::dense) return;
   settle_nvals();
   const Backend where = backend();
@@ -409,9 +419,9 @@ void Vector<T>::make_dense() {
 
 template <class T>
 void Vector<T>::clear_dense() {
+  const detail::ContextSwitch use(*context_);
   complete_but_element_writes();
   if (format_ != VectorFormat::dense) {
-    detail::complete_deferred();
     clear();
     make_dense();
     return;
@@ -430,7 +440,7 @@ void Vector<T>::clear_dense() {
 
 template <class T>
 void Vector<T>::make_sparse() {
-  detail::complete_deferred();
+  const detail::ObjectScope scope(*context_);
   if (format_ == VectorFormat::sparse) return;
   settle_nvals();
   const Backend where = backend();
@@ -457,6 +467,7 @@ void Vector<T>::make_sparse() {
 template <class T>
 template <class Dup>
 void Vector<T>::build(std::span<const Index> indices, std::span<const T> values, Dup dup) {
+  const detail::ContextSwitch use(*context_);
   if (nvals() != 0) throw InvalidValue("build: the vector already has entries (GrB_OUTPUT_NOT_EMPTY)");
   if (indices.size() != values.size())
     throw DimensionMismatch("build: " + std::to_string(indices.size()) + " indices and " +
@@ -473,6 +484,7 @@ void Vector<T>::build(std::span<const Index> indices, std::span<const T> values,
 
 template <class T>
 void Vector<T>::extract_tuples(std::vector<Index>& indices, std::vector<T>& values) const {
+  const detail::ContextSwitch use(*context_);
   Vector host = backend() == Backend::cpu ? Vector(0, Backend::cpu) : to(Backend::cpu);
   const Vector& v = backend() == Backend::cpu ? *this : host;
   indices.clear();
@@ -490,7 +502,7 @@ void Vector<T>::extract_tuples(std::vector<Index>& indices, std::vector<T>& valu
 
 template <class T>
 void Vector<T>::extract_dense(std::vector<T>& values, T absent) const {
-  detail::complete_deferred();
+  const detail::ObjectScope scope(*context_);
   const bool dense = format_ == VectorFormat::dense;
   if (backend() == Backend::cpu) {
     values.assign(size_, absent);
@@ -522,6 +534,7 @@ void Vector<T>::extract_dense(std::vector<T>& values, T absent) const {
 template <class T>
 void Vector<T>::set_element(Index i, T value) {
   check_index(i, "set_element");
+  const detail::ContextSwitch use(*context_);
   if (backend() != Backend::cpu) {
     // Written on the device, nothing copied and nothing waited for where the vector is dense or
     // empty: queued with the writes called just before (clear_dense, set_element), to run as one
@@ -545,7 +558,7 @@ void Vector<T>::set_element(Index i, T value) {
       install_sparse(std::move(indices), std::move(values));  // sparse: 1 * dense_ratio <= size
       return;
     }
-    detail::complete_deferred();
+    const detail::ObjectScope scope(*context_);
     settle_nvals();
     detail::Array<Index> indices(std::size_t(nvals_) + 1, backend());
     detail::Array<T> values(std::size_t(nvals_) + 1, backend());
@@ -588,6 +601,7 @@ void Vector<T>::set_element(Index i, T value) {
 template <class T>
 std::optional<T> Vector<T>::extract_element(Index i) const {
   check_index(i, "extract_element");
+  const detail::ContextSwitch use(*context_);
   if (backend() != Backend::cpu) return to(Backend::cpu).extract_element(i);
   if (format_ == VectorFormat::dense) {
     if (!present_[i]) return std::nullopt;
@@ -600,6 +614,7 @@ std::optional<T> Vector<T>::extract_element(Index i) const {
 
 template <class T>
 void Vector<T>::remove_element(Index i) {
+  const detail::ContextSwitch use(*context_);
   check_index(i, "remove_element");
   if (!extract_element(i)) return;
   std::vector<Index> indices;
@@ -615,6 +630,7 @@ void Vector<T>::remove_element(Index i) {
 
 template <class T>
 void Vector<T>::resize(Index size) {
+  const detail::ContextSwitch use(*context_);
   std::vector<Index> indices;
   std::vector<T> values;
   extract_tuples(indices, values);

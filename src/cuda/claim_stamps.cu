@@ -1,8 +1,9 @@
-// The process's claim stamps (grb/cuda/primitives/claim_stamps.cuh): grown to the largest size
-// asked for, freed at exit (before the runtime's own teardown, which was set up earlier and so
-// runs later: compute-sanitizer's leak check sees nothing left).
+// Each context's claim stamps (grb/cuda/primitives/claim_stamps.cuh), kept with the context
+// (grb/context.hpp): grown to the largest size asked for, freed with the context (a thread's
+// default contexts at the thread's exit, before the runtime's own teardown: compute-sanitizer's
+// leak check sees nothing left).
 #include <cstring>
-#include <mutex>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -15,7 +16,7 @@ namespace {
 /// The host words publish_count writes into ((epoch, count), edges, longest row), slot_words per
 /// counter of the ring, so that a push launched behind another (deferred.hpp) never overwrites
 /// the words the host still waits on: page-locked, mapped into the device's address space
-/// (allocated once; freed at exit, like the stamps).
+/// (allocated once per context, freed with it, like the stamps).
 struct PublishedWords {
   unsigned long long* host = nullptr;
   unsigned long long* device = nullptr;
@@ -29,12 +30,25 @@ struct PublishedWords {
     GRB_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, memory, 0));
     device = static_cast<unsigned long long*>(mapped);
   }
-  ~PublishedWords() { cudaFreeHost(host); }  // at exit; an error there changes nothing
+  PublishedWords(const PublishedWords&) = delete;
+  PublishedWords& operator=(const PublishedWords&) = delete;
+  ~PublishedWords() { cudaFreeHost(host); }  // an error here changes nothing
 };
 
-PublishedWords& published_words() {
-  static PublishedWords words;
-  return words;
+/// A context's stamps, counters and published words. Contexts are used by one thread at a time,
+/// so nothing here is locked.
+struct Workspace {
+  std::optional<DeviceArray<std::uint32_t>> words;
+  std::optional<DeviceArray<unsigned long long>> counters;
+  std::uint32_t epoch = 0;
+  PublishedWords published;
+};
+
+/// The current context's workspace, made on first use.
+Workspace& context_workspace() {
+  grb::detail::ContextState& context = grb::detail::current_context();
+  if (!context.claim_stamps) context.claim_stamps = std::make_shared<Workspace>();
+  return *static_cast<Workspace*>(context.claim_stamps.get());
 }
 
 /// The ring slot of an epoch: its counters and its published pair.
@@ -43,14 +57,7 @@ std::uint32_t slot_of(std::uint32_t epoch) { return epoch % claim_counters; }
 }  // namespace
 
 ClaimStamps claim_stamps(Index size) {
-  struct Workspace {
-    std::mutex mutex;
-    std::optional<DeviceArray<std::uint32_t>> words;
-    std::optional<DeviceArray<unsigned long long>> counters;
-    std::uint32_t epoch = 0;
-  };
-  static Workspace workspace;
-  std::lock_guard lock(workspace.mutex);
+  Workspace& workspace = context_workspace();
   const std::size_t needed = size > 0 ? size : 1;
   // Three words per epoch: the claim count, the edges, and the longest of their rows.
   constexpr std::size_t counter_words = slot_words * std::size_t{claim_counters};
@@ -84,16 +91,16 @@ ClaimStamps claim_stamps(Index size) {
   // ago, or, when the words grew and epochs restarted, another's: cleared here (epoch 0 is never
   // handed out), await_count cannot mistake it for this operation's. That operation has read its
   // count already, so nothing else writes the pair now.
-  static_cast<volatile unsigned long long*>(published_words().host)[slot_words * slot] = 0;
+  static_cast<volatile unsigned long long*>(workspace.published.host)[slot_words * slot] = 0;
   unsigned long long* words = counters + slot_words * slot;
   return {workspace.words->data(), workspace.epoch,   words,
           /*edge_rows=*/nullptr,   words + 1,           words + 2,
-          published_words().device + slot_words * slot};
+          workspace.published.device + slot_words * slot};
 }
 
 Published await_count(const ClaimStamps& stamps) {
   const volatile unsigned long long* word =
-      published_words().host + slot_words * slot_of(stamps.epoch);
+      context_workspace().published.host + slot_words * slot_of(stamps.epoch);
   // The edges and the longest row were written before the count (with a system fence between).
   const auto published = [&](unsigned long long value) {
     return Published{static_cast<Index>(value & 0xffffffffull), stamps.edge_rows ? word[1] : 0,

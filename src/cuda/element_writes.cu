@@ -157,7 +157,7 @@ void queue(const ElementJob& job, const void* object) {
   auto* pending = dynamic_cast<ElementWrites*>(pending_work());
   if (pending && pending->takes(job, object)) {
     pending->add(job, object);
-  } else if (deferred_state.holds > 0) {
+  } else if (deferred_state().holds > 0) {
     launch_pending();  // whatever was called before goes first
     ElementWrites now;
     now.add(job, object);

@@ -1,16 +1,17 @@
-// Device memory for grb::detail::Array: a stream-ordered pool on the default stream.
+// Device memory for grb::detail::Array: a stream-ordered pool.
 //
 // Allocations come from the device's default memory pool (cudaMallocAsync / cudaFreeAsync) with
 // its release threshold raised to "never": freed blocks stay in the pool, so the temporaries an
 // operation makes on every BFS level are served from memory the pool already holds and never
-// reach the driver's cudaMalloc after the first level. All grb work runs on the legacy default
-// stream, so a block freed by one operation is safely reused by the next.
+// reach the driver's cudaMalloc after the first level. A block is allocated on the current
+// context's stream (grb/context.hpp) and freed on that same stream, whichever context frees it:
+// work is ordered on the stream, so a block freed by one operation is safely reused by the next.
 //
-// Freed blocks are also kept on the host side (KeptBlocks), a few per size, and handed to the
-// next allocation of that size without a call into the runtime: a linear-algebra BFS level
-// makes and frees a handful of arrays (kilobytes on a grid, its n-sized results on a Kronecker
-// graph), and each cudaMallocAsync or cudaFreeAsync costs ~1 us of host time (up to 20 after
-// other host work), between a level's count and the next level's launch.
+// Freed blocks are also kept on the host side (KeptBlocks), a few per size and stream, and
+// handed to the next allocation of that size on that stream without a call into the runtime: a
+// linear-algebra BFS level makes and frees a handful of arrays (kilobytes on a grid, its n-sized
+// results on a Kronecker graph), and each cudaMallocAsync or cudaFreeAsync costs ~1 us of host
+// time (up to 20 after other host work), between a level's count and the next level's launch.
 #include <cuda_runtime.h>
 
 #include <atomic>
@@ -94,26 +95,18 @@ bool uses_pool(int device) {
                     bytes, free);
 }
 
-/// Stream-ordered: the block returns to the pool once the work queued before it is done. A
-/// failure here (the runtime already shut down at exit) cannot be reported from a destructor.
-void release(void* pointer) noexcept {
-  int device = 0;
-  bool pooled = cudaGetDevice(&device) == cudaSuccess;
-  if (pooled) {
-    PoolState& state = pool_state();
-    std::lock_guard lock(state.mutex);
-    pooled = false;
-    for (int d : state.configured) pooled = pooled || d == device;
-  }
-  const cudaError_t status =
-      pooled ? cudaFreeAsync(pointer, grb::cuda::detail::current_stream()) : cudaFree(pointer);
-  if (status != cudaSuccess) (void)cudaGetLastError();
+/// Stream-ordered: the block returns to the pool once the work queued before it on its stream
+/// is done. A failure here (the runtime already shut down at exit) cannot be reported from a
+/// destructor.
+void free_on(void* pointer, cudaStream_t stream) noexcept {
+  if (cudaFreeAsync(pointer, stream) != cudaSuccess) (void)cudaGetLastError();
 }
 
-/// Freed blocks kept on the host side, by size, and handed to the next allocation of that size
-/// without a call into the runtime. Reusing one at once is safe for the same reason the pool's
-/// reuse is: all work is on the default stream, so whatever the block's last user queued runs
-/// before its next user's work. Small blocks (up to 1 MiB) are kept by power-of-two class, 8 per
+/// Every block allocated from a pool, with the stream it was allocated on, and the freed blocks
+/// kept on the host side, by size and stream, and handed to the next allocation of that size on
+/// that stream without a call into the runtime. Reusing one at once is safe for the same reason
+/// the pool's reuse is: whatever the block's last user queued on the stream runs before its next
+/// user's work. Small blocks (up to 1 MiB) are kept by power-of-two class, 8 per
 /// class; larger ones by class too, eight classes per power of two (at most 1/8 unused), 4 per
 /// class and at most a sixteenth of the device's memory in all. Blocks are allocated at their
 /// class's size, so a block serves every later size of its class: a BFS level's output list is
@@ -125,20 +118,21 @@ class KeptBlocks {
  public:
   static constexpr std::size_t largest_small = std::size_t{1} << 20;
 
-  /// A kept block for `bytes` on `device`, else a new one of the rounded size; null when none is
-  /// kept and the pool cannot give one.
-  void* take(std::size_t bytes, int device, cudaError_t& status) {
+  /// A kept block for `bytes` on `device` and `stream`, else a new one of the rounded size; null
+  /// when none is kept and the pool cannot give one.
+  void* take(std::size_t bytes, int device, cudaStream_t stream, cudaError_t& status) {
     const std::size_t size = rounded(bytes);
     std::lock_guard lock(mutex_);
     void* pointer = nullptr;
     if (closed_) {
-      status = cudaMallocAsync(&pointer, bytes, grb::cuda::detail::current_stream());
+      status = cudaMallocAsync(&pointer, bytes, stream);
+      if (status == cudaSuccess) live_.emplace(pointer, Block{pointer, device, bytes, stream, false});
       return pointer;
     }
     if (const auto kept = free_.find(size); kept != free_.end()) {
       std::vector<Block>& free = kept->second;
       for (std::size_t b = free.size(); b-- > 0;) {
-        if (free[b].device != device) continue;
+        if (free[b].device != device || free[b].stream != stream) continue;
         const Block block = free[b];
         free.erase(free.begin() + std::ptrdiff_t(b));
         if (size > largest_small) kept_large_ -= size;
@@ -147,37 +141,54 @@ class KeptBlocks {
         return block.pointer;
       }
     }
-    status = cudaMallocAsync(&pointer, size, grb::cuda::detail::current_stream());
+    status = cudaMallocAsync(&pointer, size, stream);
+    bool keep = true;
     if (status == cudaErrorMemoryAllocation && size != bytes) {
       // The class's size does not fit where the exact one may: that block is not kept.
       (void)cudaGetLastError();
-      status = cudaMallocAsync(&pointer, bytes, grb::cuda::detail::current_stream());
-      return status == cudaSuccess ? pointer : nullptr;
+      status = cudaMallocAsync(&pointer, bytes, stream);
+      keep = false;
     }
     if (status != cudaSuccess) return nullptr;
-    live_.emplace(pointer, Block{pointer, device, size});
+    live_.emplace(pointer, Block{pointer, device, keep ? size : bytes, stream, keep});
     return pointer;
   }
 
-  /// Keeps `pointer` for reuse if take() made it as a class's block and there is room; false:
-  /// not one of those.
+  /// Keeps `pointer` for reuse if take() made it as a class's block and there is room, else
+  /// frees it on its stream; false: take() did not make it.
   bool give_back(void* pointer) noexcept {
     std::lock_guard lock(mutex_);
     const auto found = live_.find(pointer);
     if (found == live_.end()) return false;
     const Block block = found->second;
     live_.erase(found);
-    if (closed_) return false;
     const bool large = block.size > largest_small;
     std::vector<Block>& free = free_[block.size];
-    if (free.size() < (large ? per_large_class : per_small_class) &&
+    if (!closed_ && block.keep && free.size() < (large ? per_large_class : per_small_class) &&
         (!large || kept_large_ + block.size <= large_limit(block.device))) {
       free.push_back(block);
       if (large) kept_large_ += block.size;
-    } else if (cudaFreeAsync(pointer, grb::cuda::detail::current_stream()) != cudaSuccess) {
-      (void)cudaGetLastError();
+    } else {
+      free_on(pointer, block.stream);
     }
     return true;
+  }
+
+  /// A stream's end (its context's): its kept blocks go back to the pool, and blocks still in
+  /// use (an engine's arrays that outlive the context) will be freed on the legacy stream, which
+  /// orders after the stream's work.
+  void release_stream(cudaStream_t stream) noexcept {
+    std::lock_guard lock(mutex_);
+    for (auto& [size, free] : free_) {
+      std::erase_if(free, [&](const Block& block) {
+        if (block.stream != stream) return false;
+        free_on(block.pointer, block.stream);
+        if (block.size > largest_small) kept_large_ -= block.size;
+        return true;
+      });
+    }
+    for (auto& [pointer, block] : live_)
+      if (block.stream == stream) block.stream = nullptr;
   }
 
   /// Returns every kept block to the pool (before retrying an allocation that failed).
@@ -204,9 +215,7 @@ class KeptBlocks {
  private:
   void release_kept_locked() noexcept {
     for (auto& [size, free] : free_) {
-      for (const Block& block : free)
-        if (cudaFreeAsync(block.pointer, grb::cuda::detail::current_stream()) != cudaSuccess)
-          (void)cudaGetLastError();
+      for (const Block& block : free) free_on(block.pointer, block.stream);
       free.clear();
     }
     kept_large_ = 0;
@@ -248,6 +257,8 @@ class KeptBlocks {
     void* pointer;
     int device;
     std::size_t size;
+    cudaStream_t stream;  // where it was allocated, and is to be freed
+    bool keep;            // a class's block, which may be kept for reuse
   };
   std::mutex mutex_;
   std::unordered_map<std::size_t, std::vector<Block>> free_;  // by rounded size
@@ -282,10 +293,11 @@ void* allocate_device_bytes(std::size_t bytes) {
   int device = 0;
   GRB_CUDA_CHECK(cudaGetDevice(&device));
   const bool pooled = uses_pool(device);
+  const cudaStream_t stream = grb::cuda::detail::current_stream();
   void* pointer = nullptr;
   cudaError_t status = cudaSuccess;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    if (pooled) pointer = kept_blocks().take(bytes, device, status);
+    if (pooled) pointer = kept_blocks().take(bytes, device, stream, status);
     else status = cudaMalloc(&pointer, bytes);
     if (status != cudaErrorMemoryAllocation || !pooled) break;
     // The kept blocks, and the pool's unused memory, may be what is missing: both go back to
@@ -304,7 +316,13 @@ void* allocate_device_bytes(std::size_t bytes) {
 }
 
 void free_device_bytes(void* pointer) noexcept {
-  if (!kept_blocks().give_back(pointer)) release(pointer);
+  // Blocks not from a pool (a device without stream-ordered allocation) are freed at once.
+  if (!kept_blocks().give_back(pointer) && cudaFree(pointer) != cudaSuccess)
+    (void)cudaGetLastError();
+}
+
+void release_stream_blocks(void* stream) noexcept {
+  kept_blocks().release_stream(static_cast<cudaStream_t>(stream));
 }
 
 std::size_t kept_device_bytes() { return kept_blocks().kept_bytes(); }
@@ -319,9 +337,7 @@ void copy_device_bytes(void* destination, const void* source, std::size_t bytes)
   GRB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-void synchronize_device() {
-  if (device_used.load(std::memory_order_relaxed)) GRB_CUDA_CHECK(cudaDeviceSynchronize());
-}
+bool device_memory_used() { return device_used.load(std::memory_order_relaxed); }
 
 }  // namespace detail
 }  // namespace grb

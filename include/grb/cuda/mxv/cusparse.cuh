@@ -4,7 +4,7 @@
 
 #include <cusparse.h>
 
-#include <mutex>
+#include <memory>
 #include <type_traits>
 
 #include "grb/cuda/mxv/direction.cuh"
@@ -12,16 +12,19 @@
 
 namespace grb::cuda::detail {
 
-/// The process's cuSPARSE handle (created on first use; kept to exit), set to work on
-/// current_stream().
+/// The current context's cuSPARSE handle, working on its stream (created on first use, destroyed
+/// with the context: a handle is not to be used by two threads at once).
 inline cusparseHandle_t cusparse_handle() {
-  static cusparseHandle_t handle = [] {
+  grb::detail::ContextState& context = grb::detail::current_context();
+  if (!context.cusparse) {
     cusparseHandle_t created = nullptr;
     GRB_CUSPARSE_CHECK(cusparseCreate(&created));
-    return created;
-  }();
-  GRB_CUSPARSE_CHECK(cusparseSetStream(handle, current_stream()));
-  return handle;
+    context.cusparse = std::shared_ptr<void>(created, [](void* handle) {
+      (void)cusparseDestroy(static_cast<cusparseHandle_t>(handle));
+    });
+    GRB_CUSPARSE_CHECK(cusparseSetStream(created, current_stream()));
+  }
+  return static_cast<cusparseHandle_t>(context.cusparse.get());
 }
 
 template <class T>

@@ -7,14 +7,18 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "grb/context.hpp"
 #include "grb/cuda/primitives/check.cuh"
 
 namespace grb::cuda::detail {
 
-/// The stream that every grb kernel, copy, allocation and CUB call goes to: the legacy default
-/// stream of the current device. Work is ordered on it, so successive operations see each
-/// other's results and reuse each other's freed blocks without events.
-inline cudaStream_t current_stream() { return cudaStream_t{0}; }
+/// The stream that every grb kernel, copy, allocation and CUB call goes to: the current
+/// context's (grb/context.hpp; by default the legacy default stream of the current device).
+/// Work is ordered on it, so successive operations see each other's results and reuse each
+/// other's freed blocks without events.
+inline cudaStream_t current_stream() {
+  return static_cast<cudaStream_t>(grb::detail::current_context().stream);
+}
 
 /// Threads per block for the element-wise kernels: a multiple of the warp, enough blocks per SM.
 inline constexpr unsigned block_threads = 256;
