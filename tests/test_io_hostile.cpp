@@ -156,3 +156,13 @@ TEST_CASE("an LDBC properties file naming a device is refused, not read") {
   CHECK_THROWS_WITH_AS(grb::io::read_graph(temp.path() / "g.properties"),
                        doctest::Contains("/dev/zero is not a regular file"), grb::IoError);
 }
+
+TEST_CASE("an LDBC properties file naming a file whose name is too long is an IoError") {
+  grb::test::TempDir temp;
+  const std::string long_name(5000, 'v');  // past PATH_MAX: the file system refuses to look
+  temp.write("g.properties", "graph.g.vertex-file = " + long_name +
+                                 "\ngraph.g.edge-file = " + long_name + "\ngraph.g.directed = true\n");
+  temp.write("g.e", "1 2\n");
+  CHECK_THROWS_WITH_AS(grb::io::read_graph(temp.path() / "g.properties"),
+                       doctest::Contains("is not a regular file"), grb::IoError);
+}

@@ -136,7 +136,9 @@ Format detect_format(const fs::path& path) {
   if (extension == ".properties") return Format::ldbc;
   fs::path base = path;
   if (extension == ".v" || extension == ".e") base.replace_extension();
-  if (fs::exists(base.string() + ".v") && fs::exists(base.string() + ".e")) return Format::ldbc;
+  std::error_code ignored;  // a name that cannot be asked about is not an LDBC pair
+  if (fs::exists(base.string() + ".v", ignored) && fs::exists(base.string() + ".e", ignored))
+    return Format::ldbc;
   return sniff_format(path);
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <system_error>
 #include <unordered_map>
 
 #include "csr_assembly.hpp"
@@ -14,6 +15,13 @@ namespace grb::io {
 namespace {
 
 namespace fs = std::filesystem;
+
+/// Whether `path` names something; false also where it cannot be asked (a name too long, a
+/// folder without access), which the caller reports as a file it cannot read.
+bool file_exists(const fs::path& path) {
+  std::error_code ignored;
+  return fs::exists(path, ignored);
+}
 
 /// A Java-style properties file: "key = value" (or "key: value"); '#' and '!' comment lines.
 class Properties {
@@ -155,7 +163,7 @@ Layout locate(const fs::path& path) {
   layout.vertex_file = fs::path(base.string() + ".v");
   layout.edge_file = fs::path(base.string() + ".e");
   const fs::path properties(base.string() + ".properties");
-  if (extension == ".properties" || fs::exists(properties)) layout.properties_file = properties;
+  if (extension == ".properties" || file_exists(properties)) layout.properties_file = properties;
   return layout;
 }
 
@@ -178,9 +186,9 @@ Graph read_ldbc(const std::filesystem::path& path, const ReadOptions& options) {
     if (auto entry = properties.find(prefix + "edge-file")) layout.edge_file = folder / entry->value;
     // Upstream slip (test-sssp-undirected, test-wcc-directed): the edge file named is the
     // vertex file. Read NAME.e instead when it exists.
-    if (layout.edge_file != default_edge_file && fs::exists(default_edge_file) &&
+    if (layout.edge_file != default_edge_file && file_exists(default_edge_file) &&
         (layout.edge_file == layout.vertex_file ||
-         (fs::exists(layout.edge_file) && looks_like_vertex_file(layout.edge_file))))
+         (file_exists(layout.edge_file) && looks_like_vertex_file(layout.edge_file))))
       layout.edge_file = default_edge_file;
 
     const auto* directed_entry = properties.find(prefix + "directed");
@@ -211,17 +219,20 @@ Graph read_ldbc(const std::filesystem::path& path, const ReadOptions& options) {
                                    ", not a vertex id");
       if (!source) source = id, source_line = entry->line;
     }
-  } else if (!fs::exists(layout.vertex_file) || !fs::exists(layout.edge_file)) {
+  } else if (!file_exists(layout.vertex_file) || !file_exists(layout.edge_file)) {
     throw IoError("cannot read LDBC graph " + path.string() + ": expected " +
                   layout.vertex_file.string() + " and " + layout.edge_file.string());
   }
 
   // A properties file names its data files: plain files only, never a device or a pipe that
   // would block the reader.
-  for (const fs::path& file : {layout.vertex_file, layout.edge_file})
-    if (!fs::is_regular_file(file))
+  for (const fs::path& file : {layout.vertex_file, layout.edge_file}) {
+    std::error_code unreadable;  // a name too long, a folder without access: not a file to read
+    if (!fs::is_regular_file(file, unreadable))
       throw IoError("cannot read LDBC graph " + path.string() + ": " + file.string() +
-                    " is not a regular file");
+                    " is not a regular file" +
+                    (unreadable ? " (" + unreadable.message() + ")" : std::string()));
+  }
 
   Graph graph;
   graph.vertex_ids = read_vertex_file(layout.vertex_file, options.progress);
