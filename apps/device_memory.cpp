@@ -38,6 +38,17 @@ std::size_t peak_device_bytes() {
 #endif
 }
 
+std::size_t used_device_bytes() {
+#if GRB_WITH_CUDA
+  if (!cuda_available()) return 0;
+  std::uint64_t bytes = 0;
+  GRB_CUDA_CHECK(cudaMemPoolGetAttribute(default_pool(), cudaMemPoolAttrUsedMemCurrent, &bytes));
+  return bytes;
+#else
+  return 0;
+#endif
+}
+
 void reset_peak_device_bytes() {
 #if GRB_WITH_CUDA
   if (!cuda_available()) return;

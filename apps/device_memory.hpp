@@ -9,6 +9,8 @@ namespace grb::app {
 
 /// The most bytes grb's device pool had handed out at once since the last reset.
 std::size_t peak_device_bytes();
+/// The bytes grb's device pool has handed out now.
+std::size_t used_device_bytes();
 void reset_peak_device_bytes();
 /// Bytes the device has in total (0 without a GPU).
 std::size_t total_device_bytes();

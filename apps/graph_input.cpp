@@ -1,10 +1,12 @@
 #include "graph_input.hpp"
 
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "grb/error.hpp"
 #include "grb/generate.hpp"
+#include "host_memory.hpp"
 #include "progress.hpp"
 
 namespace grb::app {
@@ -52,6 +54,7 @@ void add_format_options(CLI::App& command, GraphSpec& spec, const std::string& f
 }
 
 LoadedGraph load_graph(const GraphSpec& spec) {
+  reset_peak_host_bytes();
   const auto start = std::chrono::steady_clock::now();
   LoadedGraph loaded;
   io::Graph& graph = loaded.graph;
@@ -75,20 +78,24 @@ LoadedGraph load_graph(const GraphSpec& spec) {
                                 std::to_string(spec.kron_scale) + " vertices)"
                           : "generating grid-" + std::to_string(spec.grid_side),
                       large);
+    graph.pattern_only = !spec.weights;
     if (spec.kron_scale > 0) {
-      graph.matrix = generate::kronecker(spec.kron_scale, spec.edge_factor, options);
+      if (spec.weights) graph.matrix = generate::kronecker(spec.kron_scale, spec.edge_factor, options);
+      else graph.pattern = generate::kronecker_pattern(spec.kron_scale, spec.edge_factor, options);
       graph.name = "kron-" + std::to_string(spec.kron_scale);
     } else {
-      graph.matrix = generate::grid(spec.grid_side, spec.drop_fraction, options);
+      if (spec.weights) graph.matrix = generate::grid(spec.grid_side, spec.drop_fraction, options);
+      else graph.pattern = generate::grid_pattern(spec.grid_side, spec.drop_fraction, options);
       graph.name = "grid-" + std::to_string(spec.grid_side);
     }
     graph.directed = false;
-    graph.weighted = true;
+    graph.weighted = spec.weights;
     if (large) progress.finish();
   }
   loaded.load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (graph.matrix.nrows() != graph.matrix.ncols())
+  loaded.peak_host_bytes = peak_host_bytes();
+  if (graph.matrix.nrows() != graph.matrix.ncols())  // files only: generated graphs are square
     throw DimensionMismatch(
         (spec.file.empty() ? graph.name : spec.file) + ": the matrix is " +
         std::to_string(graph.matrix.nrows()) + " x " + std::to_string(graph.matrix.ncols()) +
@@ -96,8 +103,16 @@ LoadedGraph load_graph(const GraphSpec& spec) {
   return loaded;
 }
 
+Index vertices(const io::Graph& graph) {
+  return with_matrix(graph, [](const auto& matrix) { return matrix.nrows(); });
+}
+
+Offset stored_entries(const io::Graph& graph) {
+  return with_matrix(graph, [](const auto& matrix) { return matrix.nvals(); });
+}
+
 Index internal_vertex(const io::Graph& graph, std::uint64_t id) {
-  const Index n = graph.matrix.nrows();
+  const Index n = vertices(graph);
   if (graph.vertex_ids.empty()) {
     if (id < n) return static_cast<Index>(id);
     throw InvalidValue("vertex " + std::to_string(id) + " is not in " + graph.name +
@@ -117,9 +132,13 @@ std::uint64_t external_vertex(const io::Graph& graph, Index vertex) {
 
 Index default_source(const io::Graph& graph) {
   if (graph.source) return internal_vertex(graph, *graph.source);
-  const Csr<double>& csr = graph.matrix.csr();
-  for (Index v = 0; v < csr.nrows; ++v)
-    if (csr.row_offsets[v + 1] > csr.row_offsets[v]) return v;
+  const std::optional<Index> first = with_matrix(graph, [](const auto& matrix) {
+    const auto& csr = matrix.csr();
+    for (Index v = 0; v < csr.nrows; ++v)
+      if (csr.row_offsets[v + 1] > csr.row_offsets[v]) return std::optional<Index>(v);
+    return std::optional<Index>();
+  });
+  if (first) return *first;
   throw InvalidValue(graph.name + " has no edges: there is no source to search from");
 }
 

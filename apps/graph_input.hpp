@@ -27,6 +27,9 @@ struct GraphSpec {
   bool symmetrize = false;
   std::string format = "auto";
   std::string tntp_weight = "length";
+  /// False: the command reads no weights (BFS, CC, TC), so a generated graph is kept as its
+  /// pattern (io::Graph::pattern_only), in 5 bytes an entry instead of 12.
+  bool weights = true;
 };
 
 /// --graph FILE | --kron SCALE | --grid SIDE (exactly one), and the options that shape them
@@ -41,12 +44,23 @@ void add_format_options(CLI::App& command, GraphSpec& spec,
 struct LoadedGraph {
   io::Graph graph;
   double load_ms = 0;  // reading the file, or generating the graph
+  std::size_t peak_host_bytes = 0;  // the process's resident peak while it did
   /// The format the file was read as (automatic for generated graphs).
   io::Format format = io::Format::automatic;
 };
 
 /// Reads or generates the graph; a non-square matrix is an error (graphs are square).
 LoadedGraph load_graph(const GraphSpec& spec);
+
+/// The graph's vertices and stored entries, however it is kept.
+Index vertices(const io::Graph& graph);
+Offset stored_entries(const io::Graph& graph);
+/// f(matrix) with the graph's matrix: the pattern of a pattern-only graph, else the weighted one.
+template <class F>
+decltype(auto) with_matrix(const io::Graph& graph, F&& f) {
+  if (graph.pattern_only) return f(graph.pattern);
+  return f(graph.matrix);
+}
 
 /// The vertex that `id` names in the graph's own ids; InvalidValue naming the graph if none.
 Index internal_vertex(const io::Graph& graph, std::uint64_t id);

@@ -1,5 +1,9 @@
 #include "measure.hpp"
 
+#include "device_memory.hpp"
+#include "graph_input.hpp"
+#include "host_memory.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -25,9 +29,15 @@ double median(std::vector<double> samples) {
 
 Measurement measure(Runner& runner, const io::Graph& graph, Index source, int runs,
                     bool validate) {
+  reset_peak_host_bytes();
+  reset_peak_device_bytes();
+  const std::size_t device_before = used_device_bytes();
   const double prepare_ms = milliseconds([&] { runner.prepare(graph); });
   Measurement measurement = measure_prepared(runner, graph, source, runs, true, false);
   measurement.prepare_ms = prepare_ms;
+  measurement.peak_host_bytes = peak_host_bytes();
+  const std::size_t device_peak = peak_device_bytes();
+  measurement.peak_device_bytes = device_peak > device_before ? device_peak - device_before : 0;
   if (validate) measurement.validation = runner.validate(graph, source);
   return measurement;
 }
@@ -50,10 +60,13 @@ Measurement measure_prepared(Runner& runner, const io::Graph& graph, Index sourc
 }
 
 double input_edges_reached(const io::Graph& graph, const std::vector<double>& values) {
-  const Csr<double>& csr = graph.matrix.csr();
-  Offset edges = 0;
-  for (Index v = 0; v < csr.nrows; ++v)
-    if (std::isfinite(values[v])) edges += csr.row_offsets[v + 1] - csr.row_offsets[v];
+  const Offset edges = with_matrix(graph, [&](const auto& matrix) {
+    const auto& csr = matrix.csr();
+    Offset reached = 0;
+    for (Index v = 0; v < csr.nrows; ++v)
+      if (std::isfinite(values[v])) reached += csr.row_offsets[v + 1] - csr.row_offsets[v];
+    return reached;
+  });
   return graph.directed ? static_cast<double>(edges) : static_cast<double>(edges) / 2;
 }
 

@@ -26,6 +26,10 @@ struct Measurement {
   std::optional<validate::Result> validation;
   /// The last run's values (see Runner::values).
   std::vector<double> values;
+  /// The peaks while the runner prepared and ran: the process's resident memory (the graph
+  /// included), and the device memory it took beyond what was in use before (0 on the cpu).
+  std::size_t peak_host_bytes = 0;
+  std::size_t peak_device_bytes = 0;
 
   double teps() const { return median_ms > 0 ? input_edges / (median_ms / 1000.0) : 0.0; }
 };

@@ -8,21 +8,23 @@ namespace grb::app {
 Table measurement_table() {
   using Align = Table::Align;
   return Table({{"algorithm"}, {"backend"}, {"engine"}, {"prepare ms", Align::right},
-                {"ms", Align::right}, {"GTEPS", Align::right}, {"validated"}});
+                {"ms", Align::right}, {"GTEPS", Align::right}, {"validated"},
+                {"host MiB", Align::right}, {"device MiB", Align::right}});
 }
 
 void add_row(Table& table, const Measurement& m) {
   std::string validated = "-";
   if (m.validation) validated = m.validation->ok ? "yes" : "FAILED";
   table.add({std::string(to_string(m.algorithm)), std::string(to_string(m.backend)), m.engine,
-             fixed(m.prepare_ms, 2), fixed(m.median_ms, 3), fixed(m.teps() / 1e9, 4), validated});
+             fixed(m.prepare_ms, 2), fixed(m.median_ms, 3), fixed(m.teps() / 1e9, 4), validated,
+             mebibytes(m.peak_host_bytes), mebibytes(m.peak_device_bytes)});
 }
 
 nlohmann::ordered_json to_json(const io::Graph& graph, double load_ms, const Measurement& m) {
   nlohmann::ordered_json record = {
       {"graph", graph.name},
-      {"n", graph.matrix.nrows()},
-      {"m", graph.matrix.nvals()},
+      {"n", vertices(graph)},
+      {"m", stored_entries(graph)},
       {"directed", graph.directed},
       {"algorithm", to_string(m.algorithm)},
       {"engine", m.engine},
@@ -36,6 +38,8 @@ nlohmann::ordered_json to_json(const io::Graph& graph, double load_ms, const Mea
       {"edges", m.input_edges},
       {"teps", m.teps()},
       {"validated", nullptr},
+      {"peak_host_bytes", m.peak_host_bytes},
+      {"peak_device_bytes", m.peak_device_bytes},
   };
   if (m.algorithm != Algorithm::cc) record["source"] = external_vertex(graph, m.source);
   if (m.validation) record["validated"] = m.validation->ok;

@@ -40,6 +40,10 @@ std::string fixed(double value, int digits) {
   return buffer;
 }
 
+std::string mebibytes(std::uint64_t bytes) {
+  return grouped((bytes + (std::uint64_t{1} << 19)) >> 20);
+}
+
 std::string grouped(std::uint64_t value) {
   const std::string digits = std::to_string(value);
   std::string result;

@@ -31,5 +31,7 @@ class Table {
 std::string fixed(double value, int digits);
 /// An integer with thousands separators ("1,048,576").
 std::string grouped(std::uint64_t value);
+/// Bytes as whole mebibytes, grouped ("12,288").
+std::string mebibytes(std::uint64_t bytes);
 
 }  // namespace grb::app

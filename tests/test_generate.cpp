@@ -198,6 +198,27 @@ TEST_CASE("kronecker goes straight to the matrix that the slow reference builds"
   });
 }
 
+TEST_CASE("the Kronecker and grid patterns are the weighted matrices' patterns") {
+  // Built without weights; parallel edges are one entry whatever drop_duplicates says.
+  for_every_option(9, [&](const generate::Options& options) {
+    const grb::Matrix<bool> expected = grb::pattern(generate::kronecker(11, 8, options));
+    const grb::Matrix<bool> built = generate::kronecker_pattern(11, 8, options);
+    CHECK(built.symmetric() == expected.symmetric());
+    CHECK(std::vector<Offset>(built.csr().row_offsets.begin(), built.csr().row_offsets.end()) ==
+          std::vector<Offset>(expected.csr().row_offsets.begin(),
+                              expected.csr().row_offsets.end()));
+    CHECK(std::vector<Index>(built.csr().col_indices.begin(), built.csr().col_indices.end()) ==
+          std::vector<Index>(expected.csr().col_indices.begin(),
+                             expected.csr().col_indices.end()));
+    CHECK(std::all_of(built.csr().values.begin(), built.csr().values.end(),
+                      [](bool value) { return value; }));
+  });
+  const grb::Matrix<bool> grid = generate::grid_pattern(40, 0.3, {.seed = 4});
+  const grb::Matrix<bool> expected = grb::pattern(generate::grid(40, 0.3, {.seed = 4}));
+  CHECK(std::vector<Index>(grid.csr().col_indices.begin(), grid.csr().col_indices.end()) ==
+        std::vector<Index>(expected.csr().col_indices.begin(), expected.csr().col_indices.end()));
+}
+
 TEST_CASE("to_matrix matches a slow reference under every option") {
   const auto edges = generate::kronecker_edges(7, 16, 11);
   for_every_option(1, [&](const generate::Options& options) {

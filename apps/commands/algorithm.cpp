@@ -125,9 +125,10 @@ void run_algorithm(const AlgorithmOptions& options) {
                                                     : default_source(graph);
 
   if (!options.json) {
-    std::cout << "graph " << graph.name << ": n " << grouped(graph.matrix.nrows()) << ", m "
-              << grouped(graph.matrix.nvals()) << " (" << describe(graph) << "), loaded in "
-              << fixed(loaded.load_ms, 1) << " ms\n";
+    std::cout << "graph " << graph.name << ": n " << grouped(vertices(graph)) << ", m "
+              << grouped(stored_entries(graph)) << " (" << describe(graph) << "), loaded in "
+              << fixed(loaded.load_ms, 1) << " ms, host memory peak " << mebibytes(loaded.peak_host_bytes)
+              << " MiB\n";
     if (options.algorithm != Algorithm::cc)
       std::cout << "source " << external_vertex(graph, source) << "\n";
   }
@@ -163,6 +164,8 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
   options->algorithm = algorithm;
   CLI::App* command = app.add_subcommand(std::string(to_string(algorithm)), description);
   add_graph_options(*command, options->graph);
+  // BFS and CC read no weights: a generated graph is kept as its pattern (5 bytes an entry).
+  options->graph.weights = algorithm == Algorithm::sssp;
   if (algorithm != Algorithm::cc) {
     command
         ->add_option("--source", options->source,

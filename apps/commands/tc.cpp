@@ -73,10 +73,12 @@ void count_triangles(const TcOptions& options) {
 
   const LoadedGraph loaded = load_graph(options.graph);
   const io::Graph& graph = loaded.graph;
-  const Matrix<bool> adjacency = pattern(graph.matrix);
+  Matrix<bool> from_file;  // a file's graph has values; a generated one is its pattern
+  if (!graph.pattern_only) from_file = pattern(graph.matrix);
+  const Matrix<bool>& adjacency = graph.pattern_only ? graph.pattern : from_file;
   if (!options.json)
-    std::cout << "graph " << graph.name << ": n " << grouped(graph.matrix.nrows()) << ", m "
-              << grouped(graph.matrix.nvals()) << " (" << describe(graph) << "), loaded in "
+    std::cout << "graph " << graph.name << ": n " << grouped(vertices(graph)) << ", m "
+              << grouped(stored_entries(graph)) << " (" << describe(graph) << "), loaded in "
               << fixed(loaded.load_ms, 1) << " ms\n";
 
   Table table({{"engine"}, {"backend"}, {"triangles", Table::Align::right},
@@ -86,8 +88,8 @@ void count_triangles(const TcOptions& options) {
     Count count = count_on(*info, adjacency, options.runs);
     if (options.json) {
       nlohmann::ordered_json line{{"graph", graph.name},
-                                  {"n", graph.matrix.nrows()},
-                                  {"m", graph.matrix.nvals()},
+                                  {"n", vertices(graph)},
+                                  {"m", stored_entries(graph)},
                                   {"algorithm", "tc"},
                                   {"engine", options.engine},
                                   {"backend", std::string(to_string(count.backend))},
@@ -123,6 +125,7 @@ void add_tc_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "tc", "triangle counting (of A + A', self loops ignored; 64-bit counts)");
   add_graph_options(*command, options->graph);
+  options->graph.weights = false;  // triangles need the pattern alone
   command->add_option("--backend", options->backend, "cpu, cuda, or all available backends")
       ->check(CLI::IsMember({"cpu", "cuda", "all"}))
       ->default_str("all");

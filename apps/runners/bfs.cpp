@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "../graph_input.hpp"
 #include "../runner.hpp"
 #include "validate/on_device.hpp"
 
@@ -12,7 +13,10 @@ class BfsRunner final : public EngineRunner<bfs::Engine, bfs::Result> {
  public:
   explicit BfsRunner(const bfs::EngineInfo& info) : EngineRunner(info.make()) {}
 
-  void prepare(const io::Graph& graph) override { engine_->prepare(pattern(graph.matrix)); }
+  void prepare(const io::Graph& graph) override {
+    if (graph.pattern_only) engine_->prepare(graph.pattern);
+    else engine_->prepare(pattern(graph.matrix));
+  }
 
   void run(Index source) override {
     engine_->run(source, bfs::Options{.parents = true, .level_timing = level_timing_});
@@ -34,7 +38,9 @@ class BfsRunner final : public EngineRunner<bfs::Engine, bfs::Result> {
     if (device_graph_)
       return validate::bfs_on_device(*device_graph_, source, searched.level, searched.parent);
 #endif
-    return validate::bfs(graph.matrix, source, searched.level, searched.parent);
+    return with_matrix(graph, [&](const auto& matrix) {
+      return validate::bfs(matrix, source, searched.level, searched.parent);
+    });
   }
 
   std::string validated_on() const override { return device_validates() ? "device" : "host"; }

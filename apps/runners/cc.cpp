@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "../graph_input.hpp"
 #include "../runner.hpp"
 
 namespace grb::app {
@@ -13,7 +14,10 @@ class CcRunner final : public EngineRunner<cc::Engine, cc::Result> {
  public:
   explicit CcRunner(const cc::EngineInfo& info) : EngineRunner(info.make()) {}
 
-  void prepare(const io::Graph& graph) override { engine_->prepare(pattern(graph.matrix)); }
+  void prepare(const io::Graph& graph) override {
+    if (graph.pattern_only) engine_->prepare(graph.pattern);
+    else engine_->prepare(pattern(graph.matrix));
+  }
 
   void run(Index) override {
     engine_->run();
@@ -26,7 +30,9 @@ class CcRunner final : public EngineRunner<cc::Engine, cc::Result> {
   }
 
   validate::Result validate(const io::Graph& graph, Index) const override {
-    return validate::components(graph.matrix, std::span<const Index>(labels()));
+    return with_matrix(graph, [&](const auto& matrix) {
+      return validate::components(matrix, std::span<const Index>(labels()));
+    });
   }
 
   Work work() const override {

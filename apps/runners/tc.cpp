@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "../graph_input.hpp"
 #include "../runner.hpp"
 
 namespace grb::app {
@@ -14,7 +15,10 @@ class TcRunner final : public EngineRunner<tc::Engine, tc::Result> {
  public:
   explicit TcRunner(const tc::EngineInfo& info) : EngineRunner(info.make()) {}
 
-  void prepare(const io::Graph& graph) override { engine_->prepare(pattern(graph.matrix)); }
+  void prepare(const io::Graph& graph) override {
+    if (graph.pattern_only) engine_->prepare(graph.pattern);
+    else engine_->prepare(pattern(graph.matrix));
+  }
 
   void run(Index) override {
     engine_->run();
@@ -37,7 +41,7 @@ class TcRunner final : public EngineRunner<tc::Engine, tc::Result> {
     if (!reference.known()) {
       reference.values = {static_cast<double>(triangles)};
       // Every input edge takes part in the count.
-      reference.input_edges = static_cast<double>(graph.matrix.nvals()) / (graph.directed ? 1 : 2);
+      reference.input_edges = static_cast<double>(stored_entries(graph)) / (graph.directed ? 1 : 2);
       return {};
     }
     if (static_cast<double>(triangles) == reference.values.front()) return {};

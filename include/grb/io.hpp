@@ -30,7 +30,12 @@ namespace grb::io {
 /// A graph as read from a file: the adjacency matrix (A(i, j) = weight of edge i -> j) and how
 /// the file names its vertices.
 struct Graph {
+  /// The adjacency matrix with its values; empty (0 x 0) when pattern_only.
   Matrix<double> matrix;
+  /// A graph kept without values (generated for an algorithm that reads none: BFS, CC, TC):
+  /// its structure is `pattern`, and `matrix` is empty. Readers return matrix, never this.
+  bool pattern_only = false;
+  Matrix<bool> pattern;
   /// vertex_ids[i] is the file's own id of vertex i; empty when vertex i is named i in the file.
   std::vector<std::uint64_t> vertex_ids;
   /// False when the matrix is symmetric by construction (symmetric file, undirected LDBC graph,

@@ -5,7 +5,8 @@
 // row is sorted by (column, weight), its parallel edges combined, and the rows closed up.
 //
 // Host memory: 8 bytes a vertex for the row offsets and 8 for the rows' write cursors, 12 bytes
-// an entry before parallel edges are combined (a column id and a weight). That is the final
+// an entry before parallel edges are combined (a column id and a weight; 5 for a pattern, whose
+// values are all true and whose weights are never stored). That is the final
 // CSR's size plus its combined duplicates (about 2% on Graph500 graphs) and the cursors: kron26
 // (2.1 G stored entries) peaks near 26 GB where an edge list, a staging copy and the CSR took 76.
 //
@@ -22,6 +23,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -58,12 +60,16 @@ inline std::vector<Range> rows_by_entries(const grb::detail::Array<Offset>& offs
   return ranges;
 }
 
-/// The n x n adjacency matrix of edges edge_of(0 .. nedges) under `options` (see to_matrix).
-/// `what` names the graph in errors. IndexOutOfBounds for an edge with an end >= n;
-/// OutOfMemory, with the sizes, before anything large is allocated when the host lacks memory.
-template <class EdgeOf>
-Matrix<double> edges_to_csr(Index n, std::uint64_t nedges, const EdgeOf& edge_of,
-                            const Options& options, const std::string& what) {
+/// The n x n adjacency matrix of edges edge_of(0 .. nedges) under `options` (see to_matrix):
+/// T = double holds the weights, T = bool the pattern (parallel edges become one; the weights
+/// are ignored). `what` names the graph in errors. IndexOutOfBounds for an edge with an end
+/// >= n; OutOfMemory, with the sizes, before anything large is allocated when the host lacks
+/// memory.
+template <class T, class EdgeOf>
+Matrix<T> edges_to_csr(Index n, std::uint64_t nedges, const EdgeOf& edge_of,
+                       const Options& options, const std::string& what) {
+  static_assert(std::is_same_v<T, double> || std::is_same_v<T, bool>);
+  constexpr bool weighted = std::is_same_v<T, double>;
   const auto skipped = [&](const Edge& e) {
     return options.drop_self_loops && e.source == e.target;
   };
@@ -71,7 +77,7 @@ Matrix<double> edges_to_csr(Index n, std::uint64_t nedges, const EdgeOf& edge_of
   const auto mirrored = [&](const Edge& e) { return options.symmetrize && e.source != e.target; };
   const std::uint64_t most_entries = nedges * (options.symmetrize ? 2 : 1);
   grb::detail::check_host_memory(
-      (std::uint64_t{n} * 2 + 1) * sizeof(Offset) + most_entries * (sizeof(Index) + sizeof(double)),
+      (std::uint64_t{n} * 2 + 1) * sizeof(Offset) + most_entries * (sizeof(Index) + sizeof(T)),
       what + "'s adjacency matrix (" + std::to_string(n) + " vertices, up to " +
           std::to_string(most_entries) + " entries)");
 
@@ -83,7 +89,7 @@ Matrix<double> edges_to_csr(Index n, std::uint64_t nedges, const EdgeOf& edge_of
       costly_ends &&
       grb::detail::host_memory_available() / 2 >
           (std::uint64_t{n} * 2 + 1) * sizeof(Offset) +
-              most_entries * (sizeof(Index) + sizeof(double)) + nedges * sizeof(Ends);
+              most_entries * (sizeof(Index) + sizeof(T)) + nedges * sizeof(Ends);
   grb::detail::Array<Ends> ends(keep_ends ? nedges : 0, Backend::cpu);
   std::atomic<std::uint64_t> first_bad = nedges;
   parallel_for(nedges, [&](std::uint64_t begin, std::uint64_t end) {
@@ -118,7 +124,11 @@ Matrix<double> edges_to_csr(Index n, std::uint64_t nedges, const EdgeOf& edge_of
   grb::detail::Array<Offset> cursor(n, Backend::cpu);
   std::copy(offsets.begin(), offsets.begin() + n, cursor.begin());
   grb::detail::Array<Index> columns(entries, Backend::cpu);
-  grb::detail::Array<double> values(entries, Backend::cpu);
+  grb::detail::Array<T> values(entries, Backend::cpu);
+  const auto value_of = [](const Edge& e) -> T {
+    if constexpr (weighted) return e.weight;
+    else return true;  // a weight of 0.0 is still an edge
+  };
   parallel_for(nedges, [&](std::uint64_t begin, std::uint64_t end) {
     const EdgeOf local = edge_of;
     const auto edge_again = [&](std::uint64_t k) {
@@ -133,18 +143,19 @@ Matrix<double> edges_to_csr(Index n, std::uint64_t nedges, const EdgeOf& edge_of
       Offset at =
           std::atomic_ref<Offset>(cursor[e.source]).fetch_add(1, std::memory_order_relaxed);
       columns[at] = e.target;
-      values[at] = e.weight;
+      values[at] = value_of(e);
       if (!mirrored(e)) continue;
       at = std::atomic_ref<Offset>(cursor[e.target]).fetch_add(1, std::memory_order_relaxed);
       columns[at] = e.source;
-      values[at] = e.weight;
+      values[at] = value_of(e);
     }
   });
 
   ends = {};
 
   // Pass 3, per row: sort by (column, weight), combine parallel edges (the smallest weight, or
-  // the sum in weight order), keep the survivors at the row's front; cursor[row] = their count.
+  // the sum in weight order; a pattern keeps one), keep the survivors at the row's front;
+  // cursor[row] = their count.
   // The rows are then closed up, in place: each part moves its rows to the front of its own
   // range, in parallel, then the parts' blocks move down in order.
   const std::vector<Range> parts = rows_by_entries(offsets, n);
@@ -153,21 +164,31 @@ Matrix<double> edges_to_csr(Index n, std::uint64_t nedges, const EdgeOf& edge_of
     std::vector<std::pair<Index, double>> row;
     Offset out = offsets[parts[p].begin];
     for (Index i = Index(parts[p].begin); i < Index(parts[p].end); ++i) {
-      row.clear();
-      for (Offset at = offsets[i]; at < offsets[i + 1]; ++at)
-        row.emplace_back(columns[at], values[at]);
-      std::sort(row.begin(), row.end());
-      const Offset row_out = out;
-      for (const auto& [column, weight] : row) {
-        if (out > row_out && columns[out - 1] == column) {
-          if (!options.drop_duplicates) values[out - 1] += weight;
-        } else {
-          columns[out] = column;
-          values[out] = weight;
-          ++out;
+      if constexpr (!weighted) {  // columns alone, sorted in place; every value is true
+        const auto first = columns.begin() + offsets[i], last = columns.begin() + offsets[i + 1];
+        std::sort(first, last);
+        const auto kept = std::unique(first, last);
+        std::copy(first, kept, columns.begin() + out);  // never ahead of what it reads
+        std::fill(values.begin() + out, values.begin() + out + (kept - first), true);
+        cursor[i] = Offset(kept - first);
+        out += cursor[i];
+      } else {
+        row.clear();
+        for (Offset at = offsets[i]; at < offsets[i + 1]; ++at)
+          row.emplace_back(columns[at], values[at]);
+        std::sort(row.begin(), row.end());
+        const Offset row_out = out;
+        for (const auto& [column, weight] : row) {
+          if (out > row_out && columns[out - 1] == column) {
+            if (!options.drop_duplicates) values[out - 1] += weight;
+          } else {
+            columns[out] = column;
+            values[out] = weight;
+            ++out;
+          }
         }
+        cursor[i] = out - row_out;
       }
-      cursor[i] = out - row_out;
     }
     part_kept[p] = out - offsets[parts[p].begin];
   });
@@ -186,8 +207,7 @@ Matrix<double> edges_to_csr(Index n, std::uint64_t nedges, const EdgeOf& edge_of
   cursor = {};
   columns.truncate(stored);
   values.truncate(stored);
-  Matrix<double> matrix(
-      Csr<double>{n, n, std::move(offsets), std::move(columns), std::move(values)});
+  Matrix<T> matrix(Csr<T>{n, n, std::move(offsets), std::move(columns), std::move(values)});
   // Every entry has its mirror, with the same combined weight (runs are combined in weight order).
   if (options.symmetrize) matrix.mark_symmetric();
   return matrix;

@@ -29,7 +29,7 @@ Matrix<double> erdos_renyi(Index n, double average_degree, const Options& option
   const std::uint64_t weight_key =
       detail::stream_key(options.seed, detail::Stream::erdos_renyi_weight);
 
-  return detail::edges_to_csr(
+  return detail::edges_to_csr<double>(
       n, nedges,
       [&](std::uint64_t e) {
         const std::uint64_t bits = detail::random_bits(endpoint_key, e);

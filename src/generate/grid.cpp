@@ -41,4 +41,8 @@ Matrix<double> grid(Index side, double drop_fraction, const Options& options) {
   return to_matrix(edges, options);
 }
 
+Matrix<bool> grid_pattern(Index side, double drop_fraction, const Options& options) {
+  return pattern(grid(side, drop_fraction, options));
+}
+
 }  // namespace grb::generate

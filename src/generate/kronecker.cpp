@@ -40,7 +40,11 @@ EdgeList kronecker_edges(int scale, int edge_factor, std::uint64_t seed) {
   return edges;
 }
 
-Matrix<double> kronecker(int scale, int edge_factor, const Options& options) {
+namespace {
+
+/// kronecker() with the weights (T = double) or without (T = bool).
+template <class T>
+Matrix<T> kronecker_as(int scale, int edge_factor, const Options& options) {
   detail::check_kronecker_arguments(scale, edge_factor);
   const std::uint64_t nvertices = std::uint64_t{1} << scale;
   const std::uint64_t nedges = static_cast<std::uint64_t>(edge_factor) * nvertices;
@@ -55,8 +59,18 @@ Matrix<double> kronecker(int scale, int edge_factor, const Options& options) {
     double weight(std::uint64_t k) const { return sampler.weight(k); }
   };
   const Edges edges{detail::KroneckerSampler(scale, nedges, options.seed)};
-  return detail::edges_to_csr(static_cast<Index>(nvertices), nedges, edges, options,
-                              "kron-" + std::to_string(scale));
+  return detail::edges_to_csr<T>(static_cast<Index>(nvertices), nedges, edges, options,
+                                 "kron-" + std::to_string(scale));
+}
+
+}  // namespace
+
+Matrix<double> kronecker(int scale, int edge_factor, const Options& options) {
+  return kronecker_as<double>(scale, edge_factor, options);
+}
+
+Matrix<bool> kronecker_pattern(int scale, int edge_factor, const Options& options) {
+  return kronecker_as<bool>(scale, edge_factor, options);
 }
 
 }  // namespace grb::generate

@@ -13,7 +13,7 @@ Matrix<double> to_matrix(const EdgeList& edges, const Options& options) {
     throw DimensionMismatch("to_matrix: " + std::to_string(nedges) + " sources, " +
                             std::to_string(edges.target.size()) + " targets and " +
                             std::to_string(edges.weight.size()) + " weights");
-  return detail::edges_to_csr(
+  return detail::edges_to_csr<double>(
       edges.nvertices, nedges,
       [&edges](std::uint64_t k) {
         return detail::Edge{edges.source[k], edges.target[k], edges.weight[k]};

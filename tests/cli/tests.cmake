@@ -101,6 +101,13 @@ grb_cli_test(info_karate 0 "STDOUT=vertices \\(n\\) +34\n.*stored edges \\(m\\) 
 grb_cli_test(engines 0 "STDOUT=linalg +cpu" -- engines)
 grb_cli_test(json 0 "STDOUT=^{[^\n]*\"algorithm\":\"bfs\"[^\n]*\"validated\":true[^\n]*}\n"
              NOT_STDOUT=FAILED -- bfs --kron 8 --backend cpu --validate --json --runs 1)
+# The memory a run held: the process's resident peak (never 0 on Linux) and the device's.
+grb_cli_test(json_memory 0
+             "STDOUT=\"validated\":true,\"peak_host_bytes\":[1-9][0-9]*,\"peak_device_bytes\":[0-9]+"
+             -- bfs --kron 8 --backend cpu --validate --json --runs 1)
+# BFS keeps a generated graph as its pattern: no weights.
+grb_cli_test(bfs_pattern 0 "STDOUT=graph kron-10: n 1,024, m [0-9,]+ \\(undirected\\), loaded"
+             -- bfs --kron 10 --backend cpu --runs 1)
 grb_cli_test(grid_sssp 0 "STDOUT=sssp +cpu.* yes" -- sssp --grid 20 --validate --runs 1)
 grb_cli_test(sssp_delta_stepping_berlin 0 "STDOUT=sssp +cpu +delta-stepping.* yes" --
              sssp --graph @DATA@/road/berlin-center.mtx --source 1 --engine delta-stepping

@@ -51,8 +51,8 @@ nlohmann::ordered_json root_record(const EntryRun& run, const RootRun& root,
   const Work& work = root.work;
   return {
       {"graph", graph.name},
-      {"n", graph.matrix.nrows()},
-      {"m", graph.matrix.nvals()},
+      {"n", vertices(graph)},
+      {"m", stored_entries(graph)},
       {"directed", graph.directed},
       {"algorithm", to_string(run.entry.algorithm)},
       {"engine", run.entry.engine},
@@ -81,6 +81,9 @@ nlohmann::ordered_json root_record(const EntryRun& run, const RootRun& root,
       {"chosen", run.chosen.empty() ? nlohmann::ordered_json(nullptr)
                                     : nlohmann::ordered_json(run.chosen)},
       {"device_bytes", run.device_bytes},
+      {"load_peak_host_bytes", run.load_peak_host_bytes},
+      {"peak_host_bytes", run.peak_host_bytes},
+      {"peak_device_bytes", run.peak_device_bytes},
       {"validated_on", root.validated_on},
       {"device", device},
       {"commit", commit},
@@ -111,7 +114,7 @@ void print_summaries(std::ostream& out, const std::vector<Summary>& summaries) {
   Table table({{"graph"}, {"algorithm"}, {"engine"}, {"backend"}, {"roots", Align::right},
                {"median ms", Align::right}, {"GTEPS (hm)", Align::right},
                {"x best", Align::right}, {"edges/run", Align::right},
-               {"device MiB", Align::right}});
+               {"host MiB", Align::right}, {"device MiB", Align::right}});
   for (const Summary& row : summaries) {
     double best = 0;
     for (const Summary& other : summaries)
@@ -124,7 +127,8 @@ void print_summaries(std::ostream& out, const std::vector<Summary>& summaries) {
     std::string roots = std::to_string(row.teps.size() + row.failures);
     if (row.skipped > 0) roots += " of " + std::to_string(row.teps.size() + row.failures + row.skipped);
     if (row.failures > 0) {
-      table.add({row.graph, algorithm, engine, backend, roots, "FAILED", "FAILED", "-", "-", "-"});
+      table.add(
+          {row.graph, algorithm, engine, backend, roots, "FAILED", "FAILED", "-", "-", "-", "-"});
       continue;
     }
     double edges = 0;
@@ -133,7 +137,7 @@ void print_summaries(std::ostream& out, const std::vector<Summary>& summaries) {
     table.add({row.graph, algorithm, engine, backend, roots, fixed(row.median(), 3),
                fixed(gteps, 4), gteps > 0 ? fixed(best / gteps, 2) : std::string("-"),
                row.edges_inspected.empty() ? std::string("-") : grouped(std::uint64_t(edges)),
-               fixed(double(row.device_bytes) / (1 << 20), 1)});
+               mebibytes(row.peak_host_bytes), mebibytes(row.peak_device_bytes)});
   }
   table.print(out);
 }

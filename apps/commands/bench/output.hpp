@@ -42,13 +42,20 @@ struct EntryRun {
   double prepare_ms = 0;
   std::size_t device_bytes = 0;
   bool warm = false;
+  std::size_t load_peak_host_bytes = 0;  // the process's resident peak while the graph loaded
+  // Since prepare() began, up to the root recorded: the process's resident peak (the graph
+  // included), and the device memory taken beyond what was in use before (the validators' copy
+  // of the graph excluded).
+  std::size_t peak_host_bytes = 0;
+  std::size_t peak_device_bytes = 0;
 };
 
 /// The JSON line of one root: the fields of `grb bfs --json` that apply (graph, n, m, directed,
 /// algorithm, engine, backend, runs, ms = the median, times_ms, load_ms, prepare_ms, edges,
 /// teps, validated), then root (null for cc and tc), warm, the work counters (levels,
 /// edges_inspected, per_level, rounds, buckets, delta, delta_factor, triangles: null where
-/// they do not apply), chosen, device_bytes, validated_on, device, commit, date.
+/// they do not apply), chosen, device_bytes, load_peak_host_bytes, peak_host_bytes,
+/// peak_device_bytes, validated_on, device, commit, date.
 nlohmann::ordered_json root_record(const EntryRun& run, const RootRun& root,
                                    const std::string& device, const std::string& commit,
                                    const std::string& date);
@@ -61,7 +68,8 @@ struct Summary {
   std::vector<double> median_ms;  // per root
   std::vector<double> teps;       // per root
   std::vector<double> edges_inspected;
-  std::size_t device_bytes = 0;
+  std::size_t peak_host_bytes = 0;    // see EntryRun
+  std::size_t peak_device_bytes = 0;
   std::size_t failures = 0;
   std::size_t skipped = 0;  // roots left out by --seconds
 
@@ -71,7 +79,8 @@ struct Summary {
 };
 
 /// The table: per graph and entry the roots, median ms, GTEPS (harmonic mean), the ratio of the
-/// best GTEPS of the graph and algorithm to this one's, mean edges inspected and device MiB.
+/// best GTEPS of the graph and algorithm to this one's, mean edges inspected, and the peaks of
+/// host and device memory.
 void print_summaries(std::ostream& out, const std::vector<Summary>& summaries);
 
 }  // namespace grb::app::bench

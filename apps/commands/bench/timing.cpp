@@ -10,6 +10,8 @@
 #include <optional>
 #include <random>
 
+#include "../../device_memory.hpp"
+#include "../../host_memory.hpp"
 #include "../../progress.hpp"
 #include "../../table.hpp"
 #include "grb/error.hpp"
@@ -102,9 +104,10 @@ class Bench {
   void run_graph(const GraphSpec& spec) {
     const LoadedGraph loaded = load_graph(spec);
     const io::Graph& graph = loaded.graph;
-    progress_ << "bench: " << graph.name << ": n " << grouped(graph.matrix.nrows()) << ", m "
-              << grouped(graph.matrix.nvals()) << " (" << describe(graph) << "), loaded in "
-              << fixed(loaded.load_ms, 1) << " ms" << std::endl;
+    progress_ << "bench: " << graph.name << ": n " << grouped(vertices(graph)) << ", m "
+              << grouped(stored_entries(graph)) << " (" << describe(graph) << "), loaded in "
+              << fixed(loaded.load_ms, 1) << " ms, host memory peak "
+              << mebibytes(loaded.peak_host_bytes) << " MiB" << std::endl;
     const std::vector<Index> roots = pick_roots(graph, options_.roots, options_.seed);
     const std::optional<Matrix<double>> device_graph = device_copy(graph);
     References references;
@@ -118,7 +121,9 @@ class Bench {
       }
       const Matrix<double>* validator =
           validated_on_device(entry) && device_graph ? &*device_graph : nullptr;
-      Summary summary{graph.name, entry, {}, {}, {}, {}, 0, 0, 0};
+      Summary summary;
+      summary.graph = graph.name;
+      summary.entry = entry;
       try {
         run_entry(loaded, entry, delta, roots, validator, references[entry.algorithm], summary);
       } catch (const Error& error) {  // out of device memory, a refused graph: this entry only
@@ -161,11 +166,21 @@ class Bench {
     const std::unique_ptr<Runner> runner = make_runner(entry, delta);
     runner->validate_against(validator);
     EntryRun run{&graph, loaded.load_ms, entry, {}, 0, 0, options_.warm};
+    run.load_peak_host_bytes = loaded.peak_host_bytes;
+    reset_peak_host_bytes();
+    reset_peak_device_bytes();
+    const std::size_t device_before = used_device_bytes();
+    const auto note_peaks = [&] {
+      const std::size_t device = peak_device_bytes();
+      run.peak_host_bytes = summary.peak_host_bytes = peak_host_bytes();
+      run.peak_device_bytes = summary.peak_device_bytes =
+          device > device_before ? device - device_before : 0;
+    };
     const Clock::time_point prepared = Clock::now();
     runner->prepare(graph);
     run.prepare_ms = milliseconds_since(prepared);
     run.chosen = summary.chosen = runner->chosen();
-    run.device_bytes = summary.device_bytes = runner->device_bytes();
+    run.device_bytes = runner->device_bytes();
 
     if (references.empty()) {  // the first engine of its algorithm on this graph: untimed
       // Under --seconds too: a root left without a reference gets one from the first run
@@ -222,6 +237,7 @@ class Bench {
       root.levels = runner->level_stats();
       root.levels_counted = runner->counts_levels();
       root.validated_on = runner->validated_on();
+      note_peaks();
       if (json_.is_open())
         json_ << root_record(run, root, device, options_.commit, date_).dump() << '\n'
               << std::flush;
