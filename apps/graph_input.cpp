@@ -103,14 +103,6 @@ LoadedGraph load_graph(const GraphSpec& spec) {
   return loaded;
 }
 
-Index vertices(const io::Graph& graph) {
-  return with_matrix(graph, [](const auto& matrix) { return matrix.nrows(); });
-}
-
-Offset stored_entries(const io::Graph& graph) {
-  return with_matrix(graph, [](const auto& matrix) { return matrix.nvals(); });
-}
-
 Index internal_vertex(const io::Graph& graph, std::uint64_t id) {
   const Index n = vertices(graph);
   if (graph.vertex_ids.empty()) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include "graph_matrix.hpp"
 #include "grb/io.hpp"
 #include "grb/types.hpp"
 
@@ -51,16 +52,6 @@ struct LoadedGraph {
 
 /// Reads or generates the graph; a non-square matrix is an error (graphs are square).
 LoadedGraph load_graph(const GraphSpec& spec);
-
-/// The graph's vertices and stored entries, however it is kept.
-Index vertices(const io::Graph& graph);
-Offset stored_entries(const io::Graph& graph);
-/// f(matrix) with the graph's matrix: the pattern of a pattern-only graph, else the weighted one.
-template <class F>
-decltype(auto) with_matrix(const io::Graph& graph, F&& f) {
-  if (graph.pattern_only) return f(graph.pattern);
-  return f(graph.matrix);
-}
 
 /// The vertex that `id` names in the graph's own ids; InvalidValue naming the graph if none.
 Index internal_vertex(const io::Graph& graph, std::uint64_t id);

@@ -1,7 +1,7 @@
 #include "measure.hpp"
 
 #include "device_memory.hpp"
-#include "graph_input.hpp"
+#include "graph_matrix.hpp"
 #include "host_memory.hpp"
 
 #include <algorithm>

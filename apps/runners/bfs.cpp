@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "../graph_input.hpp"
+#include "../graph_matrix.hpp"
 #include "../runner.hpp"
 #include "validate/on_device.hpp"
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "../graph_input.hpp"
+#include "../graph_matrix.hpp"
 #include "../runner.hpp"
 
 namespace grb::app {

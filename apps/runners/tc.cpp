@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "../graph_input.hpp"
+#include "../graph_matrix.hpp"
 #include "../runner.hpp"
 
 namespace grb::app {
