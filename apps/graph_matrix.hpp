@@ -23,4 +23,12 @@ decltype(auto) with_matrix(const io::Graph& graph, F&& f) {
   return f(graph.matrix);
 }
 
+/// engine.prepare() with the graph's pattern: the one kept, or one made from the weighted matrix
+/// (BFS, CC and TC engines read no weights).
+template <class Engine>
+void prepare_on_pattern(Engine& engine, const io::Graph& graph) {
+  if (graph.pattern_only) engine.prepare(graph.pattern);
+  else engine.prepare(pattern(graph.matrix));
+}
+
 }  // namespace grb::app

@@ -13,10 +13,7 @@ class BfsRunner final : public EngineRunner<bfs::Engine, bfs::Result> {
  public:
   explicit BfsRunner(const bfs::EngineInfo& info) : EngineRunner(info.make()) {}
 
-  void prepare(const io::Graph& graph) override {
-    if (graph.pattern_only) engine_->prepare(graph.pattern);
-    else engine_->prepare(pattern(graph.matrix));
-  }
+  void prepare(const io::Graph& graph) override { prepare_on_pattern(*engine_, graph); }
 
   void run(Index source) override {
     engine_->run(source, bfs::Options{.parents = true, .level_timing = level_timing_});

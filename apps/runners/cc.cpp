@@ -14,10 +14,7 @@ class CcRunner final : public EngineRunner<cc::Engine, cc::Result> {
  public:
   explicit CcRunner(const cc::EngineInfo& info) : EngineRunner(info.make()) {}
 
-  void prepare(const io::Graph& graph) override {
-    if (graph.pattern_only) engine_->prepare(graph.pattern);
-    else engine_->prepare(pattern(graph.matrix));
-  }
+  void prepare(const io::Graph& graph) override { prepare_on_pattern(*engine_, graph); }
 
   void run(Index) override {
     engine_->run();

@@ -15,10 +15,7 @@ class TcRunner final : public EngineRunner<tc::Engine, tc::Result> {
  public:
   explicit TcRunner(const tc::EngineInfo& info) : EngineRunner(info.make()) {}
 
-  void prepare(const io::Graph& graph) override {
-    if (graph.pattern_only) engine_->prepare(graph.pattern);
-    else engine_->prepare(pattern(graph.matrix));
-  }
+  void prepare(const io::Graph& graph) override { prepare_on_pattern(*engine_, graph); }
 
   void run(Index) override {
     engine_->run();
