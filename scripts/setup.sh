@@ -6,7 +6,7 @@ set -euo pipefail
 
 GRB_SOURCE_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 packages=(cmake ninja-build g++ doctest-dev libcli11-dev nlohmann-json3-dev libgraphblas-dev
-          python3-matplotlib clang libclang-rt-dev)
+          python3-matplotlib clang libclang-rt-dev openmpi-bin libopenmpi-dev openssh-client)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||

@@ -47,6 +47,7 @@ std::string_view to_string(ErrorCode code) {
     case ErrorCode::cuda_error: return "cuda error";
     case ErrorCode::validation_failed: return "validation failed";
     case ErrorCode::context_mismatch: return "context mismatch";
+    case ErrorCode::communication_error: return "communication error";
   }
   return "unknown error";
 }

@@ -20,6 +20,7 @@ enum class ErrorCode {
   cuda_error,
   validation_failed,
   context_mismatch,
+  communication_error,
 };
 
 std::string_view to_string(ErrorCode code);
@@ -101,6 +102,12 @@ class CudaError : public Error {
 class ContextMismatch : public Error {
  public:
   explicit ContextMismatch(const std::string& m) : Error(ErrorCode::context_mismatch, m) {}
+};
+
+/// A failed exchange between ranks (an MPI or NCCL call).
+class CommunicationError : public Error {
+ public:
+  explicit CommunicationError(const std::string& m) : Error(ErrorCode::communication_error, m) {}
 };
 
 /// A result that fails its validator (BFS tree, SSSP distances, CC labels).
