@@ -8,6 +8,7 @@
 #include <memory>
 #include <numeric>
 
+#include "../distributed.hpp"
 #include "../graph_input.hpp"
 #include "../measure.hpp"
 #include "../report.hpp"
@@ -113,6 +114,18 @@ void write_values(const std::string& path, const io::Graph& graph, Algorithm alg
 }
 
 void run_algorithm(const AlgorithmOptions& options) {
+  if (launched_by_mpi()) {
+    if (!options.output.empty())
+      throw InvalidValue("--output is not written by a distributed run (this version)");
+    DistributedOptions distributed;
+    distributed.algorithm = options.algorithm;
+    distributed.graph = options.graph;
+    if (options.source_given) distributed.source = options.source;
+    distributed.runs = options.runs;
+    distributed.validate = options.validate;
+    distributed.json = options.json;
+    return run_distributed(distributed);
+  }
   std::vector<std::string> engine_names;
   std::vector<Backend> backends;
   auto runners = make_runners(options, engine_names, backends);
