@@ -31,7 +31,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 /// The input edges the search covered (each undirected edge once): Graph500's TEPS numerator.
-double input_edges(const dist::Communicator& comm, const dist::Graph& graph,
+double input_edges(const dist::Communicator& comm, const dist::Graph<bool>& graph,
                    const dist::BfsResult& result) {
   const Csr<bool>& csr = graph.local.csr();
   std::uint64_t entries = 0;
@@ -41,7 +41,7 @@ double input_edges(const dist::Communicator& comm, const dist::Graph& graph,
 }
 
 /// The first vertex with an edge, over all ranks.
-Index default_source(const dist::Communicator& comm, const dist::Graph& graph) {
+Index default_source(const dist::Communicator& comm, const dist::Graph<bool>& graph) {
   const Csr<bool>& csr = graph.local.csr();
   const Index n = graph.partition.vertices();
   Index mine = n;
@@ -64,7 +64,7 @@ void run_distributed(const DistributedOptions& options) {
   const bool printing = comm.rank() == 0;
 
   const auto start = Clock::now();
-  const dist::Graph graph =
+  const dist::Graph<bool> graph =
       dist::kronecker(comm, options.graph.kron_scale, options.graph.edge_factor, options.graph.seed);
   const double load_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   const Index n = graph.partition.vertices();

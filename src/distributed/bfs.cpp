@@ -28,7 +28,7 @@ void prune(std::vector<Pair>& pairs) {
 
 }  // namespace
 
-BfsResult bfs(const Communicator& comm, const Graph& graph, Index source,
+BfsResult bfs(const Communicator& comm, const Graph<bool>& graph, Index source,
               const BfsOptions& options) {
   const Index n = graph.partition.vertices();
   if (source >= n)
@@ -86,7 +86,7 @@ BfsResult bfs(const Communicator& comm, const Graph& graph, Index source,
   return result;
 }
 
-Verdict validate_bfs(const Communicator& comm, const Graph& graph, Index source,
+Verdict validate_bfs(const Communicator& comm, const Graph<bool>& graph, Index source,
                      const BfsResult& result) {
   const Index first = graph.first();
   const Index rows = graph.local.nrows();

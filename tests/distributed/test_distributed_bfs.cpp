@@ -52,7 +52,7 @@ TEST_CASE("block partition: every vertex has one owner, blocks in order") {
 
 TEST_CASE("distributed Kronecker rows are the single-process pattern's rows") {
   const Communicator comm = Communicator::world();
-  const grb::dist::Graph graph = grb::dist::kronecker(comm, 10, 8, 3);
+  const grb::dist::Graph<bool> graph = grb::dist::kronecker(comm, 10, 8, 3);
   const grb::Matrix<bool> whole = grb::generate::kronecker_pattern(10, 8, {.seed = 3});
   const grb::Csr<bool>& local = graph.local.csr();
   const grb::Csr<bool>& all = whole.csr();
@@ -70,7 +70,7 @@ TEST_CASE("distributed Kronecker rows are the single-process pattern's rows") {
 
 TEST_CASE("distributed BFS: the textbook levels from every source, pruned or not") {
   const Communicator comm = Communicator::world();
-  const grb::dist::Graph graph = grb::dist::kronecker(comm, 11, 16, 5);
+  const grb::dist::Graph<bool> graph = grb::dist::kronecker(comm, 11, 16, 5);
   const grb::Matrix<bool> whole = grb::generate::kronecker_pattern(11, 16, {.seed = 5});
   for (Index source : {Index{0}, Index{1}, Index{777}, Index{2047}}) {
     const std::vector<std::int32_t> expected = textbook_levels(whole, source);
@@ -104,7 +104,7 @@ TEST_CASE("distributed BFS: the textbook levels from every source, pruned or not
 
 TEST_CASE("the distributed validator finds a broken tree on any rank") {
   const Communicator comm = Communicator::world();
-  const grb::dist::Graph graph = grb::dist::kronecker(comm, 9, 8, 2);
+  const grb::dist::Graph<bool> graph = grb::dist::kronecker(comm, 9, 8, 2);
   grb::dist::BfsResult result = grb::dist::bfs(comm, graph, 1);
   // The last rank gives one of its reached vertices (not the source) a parent that is no
   // neighbour of it... or, where it has none reached, a level without a parent.
@@ -124,6 +124,6 @@ TEST_CASE("the distributed validator finds a broken tree on any rank") {
 
 TEST_CASE("a source outside the graph is refused on every rank") {
   const Communicator comm = Communicator::world();
-  const grb::dist::Graph graph = grb::dist::kronecker(comm, 6, 4, 1);
+  const grb::dist::Graph<bool> graph = grb::dist::kronecker(comm, 6, 4, 1);
   CHECK_THROWS_AS(grb::dist::bfs(comm, graph, 64), grb::IndexOutOfBounds);
 }

@@ -39,7 +39,7 @@ struct BfsResult {
 
 /// A search from `source` (every rank calls it with the same source and options).
 /// IndexOutOfBounds for a source outside the graph.
-BfsResult bfs(const Communicator& comm, const Graph& graph, Index source,
+BfsResult bfs(const Communicator& comm, const Graph<bool>& graph, Index source,
               const BfsOptions& options = {});
 
 /// The Graph500 rules, checked where the data lives: every rank checks its own vertices (the
@@ -52,7 +52,7 @@ struct Verdict {
   bool ok = true;
   std::string message;
 };
-Verdict validate_bfs(const Communicator& comm, const Graph& graph, Index source,
+Verdict validate_bfs(const Communicator& comm, const Graph<bool>& graph, Index source,
                      const BfsResult& result);
 
 }  // namespace grb::dist

@@ -34,11 +34,13 @@ class BlockPartition {
   int ranks_;
 };
 
-/// This rank's share of an undirected graph: its vertices' rows (pattern, global column ids).
+/// This rank's share of an undirected graph: its vertices' rows (global column ids), with
+/// values of T (bool: the pattern; double: the weights).
+template <class T = bool>
 struct Graph {
   BlockPartition partition{0, 1};
   int rank = 0;
-  Matrix<bool> local;  // count(rank) x vertices(), on the cpu backend
+  Matrix<T> local;  // count(rank) x vertices(), on the cpu backend
   /// Edges stored on every rank together (each undirected edge twice).
   std::uint64_t global_entries = 0;
 
@@ -46,10 +48,13 @@ struct Graph {
   bool owns(Index v) const { return partition.owner(v) == rank; }
 };
 
-/// The Graph500 Kronecker graph of generate::kronecker_pattern(scale, edge_factor, {seed}),
-/// built distributed: each rank draws an equal share of the edge numbers, sends both directions
-/// of each to their owners in one all-to-all, and sorts its rows. Rank r's rows equal rows
-/// [first(r), first(r + 1)) of the single-process pattern.
-Graph kronecker(const Communicator& comm, int scale, int edge_factor = 16, std::uint64_t seed = 1);
+/// The Graph500 Kronecker graph of generate::kronecker_pattern(scale, edge_factor, {seed})
+/// (T = bool) or generate::kronecker (T = double: parallel edges keep the smallest weight),
+/// built distributed: each rank draws an equal share of the edge numbers, sends both
+/// directions of each to their owners in one all-to-all, and sorts its rows. Rank r's rows
+/// equal rows [first(r), first(r + 1)) of the single-process matrix.
+template <class T = bool>
+Graph<T> kronecker(const Communicator& comm, int scale, int edge_factor = 16,
+                   std::uint64_t seed = 1);
 
 }  // namespace grb::dist

@@ -1,0 +1,87 @@
+// The distributed vxm and the algorithms written with it (algorithms/distributed): BFS levels
+// and parents, Bellman-Ford distances and label-propagation components on every rank count,
+// against the single-process answers of the whole graph (textbook BFS, grb::validate).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <grb/generate.hpp>
+
+#include "distributed/linear_algebra.hpp"
+#include "validate/validate.hpp"
+
+namespace {
+
+using grb::Index;
+using grb::dist::Communicator;
+
+/// A local vector gathered on rank 0 as a dense list (`absent` where there is no entry).
+template <class T>
+std::vector<T> gathered(const Communicator& comm, const grb::Vector<T>& local, T absent) {
+  std::vector<T> values;
+  local.extract_dense(values, absent);
+  return comm.gather(values);
+}
+
+}  // namespace
+
+TEST_CASE("distributed vxm: plus.times equals the single-process product") {
+  const Communicator comm = Communicator::world();
+  const auto graph = grb::dist::kronecker<double>(comm, 9, 8, 4);
+  const grb::Matrix<double> whole = grb::generate::kronecker(9, 8, {.seed = 4});
+  const Index n = whole.nrows();
+  grb::dist::Vector<double> u(graph), w(graph);
+  grb::Vector<double> u_whole(n, grb::Backend::cpu);
+  for (Index v = 0; v < n; v += 3) {
+    u_whole.set_element(v, double(v % 7) + 0.5);
+    if (graph.owns(v)) u.local.set_element(v - graph.first(), double(v % 7) + 0.5);
+  }
+  grb::dist::vxm(comm, w, grb::no_mask, grb::no_accum, grb::plus_times<double>{}, u, graph);
+  grb::Vector<double> expected(n, grb::Backend::cpu);
+  grb::vxm(expected, grb::no_mask, grb::no_accum, grb::plus_times<double>{}, u_whole, whole);
+  const std::vector<double> got = gathered(comm, w.local, -1.0);
+  if (comm.rank() == 0) {
+    std::vector<double> want;
+    expected.extract_dense(want, -1.0);
+    REQUIRE(got.size() == want.size());
+    for (std::size_t v = 0; v < want.size(); ++v) REQUIRE(std::abs(got[v] - want[v]) < 1e-9);
+  }
+}
+
+TEST_CASE("distributed linear-algebra BFS, Bellman-Ford and label propagation") {
+  const Communicator comm = Communicator::world();
+  const auto pattern = grb::dist::kronecker<bool>(comm, 10, 8, 6);
+  const auto weighted = grb::dist::kronecker<double>(comm, 10, 8, 6);
+  const grb::Matrix<bool> whole = grb::generate::kronecker_pattern(10, 8, {.seed = 6});
+  const grb::Matrix<double> whole_weighted = grb::generate::kronecker(10, 8, {.seed = 6});
+  for (Index source : {Index{0}, Index{3}, Index{1023}}) {
+    INFO("source " << source);
+    const grb::dist::LinearAlgebraBfs bfs = grb::dist::bfs_linear_algebra(comm, pattern, source);
+    const std::vector<std::int32_t> level = gathered(comm, bfs.level, std::int32_t{-1});
+    const std::vector<Index> parent = gathered(comm, bfs.parent, grb::no_index);
+    const std::vector<double> distance = gathered(
+        comm, grb::dist::sssp_bellman_ford(comm, weighted, source),
+        std::numeric_limits<double>::infinity());
+    if (comm.rank() == 0) {
+      const grb::validate::Result tree = grb::validate::bfs(
+          whole, source, std::span<const std::int32_t>(level), std::span<const Index>(parent));
+      INFO(tree.message);
+      CHECK(tree.ok);
+      const grb::validate::Result paths =
+          grb::validate::sssp(whole_weighted, source, std::span<const double>(distance));
+      INFO(paths.message);
+      CHECK(paths.ok);
+    }
+  }
+  const std::vector<Index> label =
+      gathered(comm, grb::dist::components_label_propagation(comm, pattern), grb::no_index);
+  if (comm.rank() == 0) {
+    const grb::validate::Result components =
+        grb::validate::components(whole, std::span<const Index>(label));
+    INFO(components.message);
+    CHECK(components.ok);
+  }
+}
