@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <deque>
 #include <set>
 #include <string>
 #include <string_view>
@@ -75,6 +77,26 @@ inline Matrix<bool> from_edges(Index n, const std::vector<std::pair<Index, Index
   Matrix<bool> graph(n, n, Backend::cpu);
   graph.build(rows, cols, std::vector<bool>(rows.size(), true));
   return graph;
+}
+
+/// The textbook queue BFS over the host CSR: the oracle for every engine's levels.
+inline std::vector<std::int32_t> textbook_levels(const grb::Matrix<bool>& graph, Index source) {
+  const grb::Csr<bool>& csr = graph.csr();
+  std::vector<std::int32_t> level(graph.nrows(), -1);
+  std::deque<Index> queue{source};
+  level[source] = 0;
+  while (!queue.empty()) {
+    const Index u = queue.front();
+    queue.pop_front();
+    for (grb::Offset e = csr.row_offsets[u]; e < csr.row_offsets[u + 1]; ++e) {
+      const Index v = csr.col_indices[e];
+      if (level[v] == -1) {
+        level[v] = level[u] + 1;
+        queue.push_back(v);
+      }
+    }
+  }
+  return level;
 }
 
 }  // namespace grb::test

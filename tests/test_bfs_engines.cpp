@@ -35,26 +35,8 @@ using grb::Offset;
 
 using grb::test::from_edges;
 using grb::test::sanitizing;
+using grb::test::textbook_levels;
 
-/// The textbook queue BFS over the host CSR: the oracle for every engine's levels.
-std::vector<std::int32_t> textbook_levels(const grb::Matrix<bool>& graph, Index source) {
-  const grb::Csr<bool>& csr = graph.csr();
-  std::vector<std::int32_t> level(graph.nrows(), -1);
-  std::deque<Index> queue{source};
-  level[source] = 0;
-  while (!queue.empty()) {
-    const Index u = queue.front();
-    queue.pop_front();
-    for (Offset e = csr.row_offsets[u]; e < csr.row_offsets[u + 1]; ++e) {
-      const Index v = csr.col_indices[e];
-      if (level[v] == -1) {
-        level[v] = level[u] + 1;
-        queue.push_back(v);
-      }
-    }
-  }
-  return level;
-}
 
 struct TestGraph {
   std::string name;

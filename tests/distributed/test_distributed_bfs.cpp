@@ -12,29 +12,14 @@
 #include <grb/distributed/graph.hpp>
 #include <grb/generate.hpp>
 
+#include "engine_tests.hpp"
 #include "validate/validate.hpp"
 
 namespace {
 
 using grb::Index;
 using grb::dist::Communicator;
-
-std::vector<std::int32_t> textbook_levels(const grb::Matrix<bool>& graph, Index source) {
-  const grb::Csr<bool>& csr = graph.csr();
-  std::vector<std::int32_t> level(graph.nrows(), -1);
-  std::deque<Index> queue{source};
-  level[source] = 0;
-  while (!queue.empty()) {
-    const Index u = queue.front();
-    queue.pop_front();
-    for (grb::Offset e = csr.row_offsets[u]; e < csr.row_offsets[u + 1]; ++e)
-      if (level[csr.col_indices[e]] < 0) {
-        level[csr.col_indices[e]] = level[u] + 1;
-        queue.push_back(csr.col_indices[e]);
-      }
-  }
-  return level;
-}
+using grb::test::textbook_levels;
 
 }  // namespace
 
