@@ -20,7 +20,8 @@ void add_row(Table& table, const Measurement& m) {
              mebibytes(m.peak_host_bytes), mebibytes(m.peak_device_bytes)});
 }
 
-nlohmann::ordered_json to_json(const io::Graph& graph, double load_ms, const Measurement& m) {
+nlohmann::ordered_json to_json(const LoadedGraph& loaded, const Measurement& m) {
+  const io::Graph& graph = loaded.graph;
   nlohmann::ordered_json record = {
       {"graph", graph.name},
       {"n", vertices(graph)},
@@ -33,7 +34,8 @@ nlohmann::ordered_json to_json(const io::Graph& graph, double load_ms, const Mea
       {"runs", m.run_ms.size()},
       {"ms", m.median_ms},
       {"times_ms", m.run_ms},
-      {"load_ms", load_ms},
+      {"load_ms", loaded.load_ms},
+      {"load_peak_host_bytes", loaded.peak_host_bytes},
       {"prepare_ms", m.prepare_ms},
       {"edges", m.input_edges},
       {"teps", m.teps()},

@@ -152,7 +152,7 @@ void run_algorithm(const AlgorithmOptions& options) {
     m.algorithm = options.algorithm;
     m.backend = backends[r];
     m.engine = engine_names[r];
-    if (options.json) std::cout << to_json(graph, loaded.load_ms, m).dump() << std::endl;
+    if (options.json) std::cout << to_json(loaded, m).dump() << std::endl;
     else add_row(table, m);
     measurements.push_back(std::move(m));
   }

@@ -49,7 +49,7 @@ void run_demo(const DemoOptions& options) {
     m.algorithm = algorithm;
     m.backend = backend;
     m.engine = std::move(engine);
-    if (options.json) std::cout << to_json(graph, loaded.load_ms, m).dump() << std::endl;
+    if (options.json) std::cout << to_json(loaded, m).dump() << std::endl;
     else add_row(table, m);
     if (!m.validation->ok) failed.push_back(std::move(m));
   };
