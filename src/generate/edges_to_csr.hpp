@@ -15,8 +15,9 @@
 //
 // Where an edge's endpoints cost far more than its weight (a Kronecker edge: 2 * scale hashes
 // against 2), the edge source says so by a weight(k) member: the first pass then keeps the
-// endpoints (8 bytes an edge, a third of the CSR) when the host has the memory, and the second
-// pass reads them instead of drawing the edge again.
+// endpoints (8 bytes an edge, a third of a weighted CSR) when the host has the memory and the
+// peak stays within 1.5x the matrix, and the second pass reads them instead of drawing the edge
+// again.
 #pragma once
 
 #include <algorithm>
@@ -85,11 +86,14 @@ Matrix<T> edges_to_csr(Index n, std::uint64_t nedges, const EdgeOf& edge_of,
   grb::detail::Array<Offset> offsets(std::size_t(n) + 1, Backend::cpu);
   std::fill(offsets.begin(), offsets.end(), Offset{0});
   constexpr bool costly_ends = requires(std::uint64_t k) { edge_of.weight(k); };
+  // Kept where the host has twice the room, and where they add at most half the entries' bytes:
+  // the peak then stays within 1.5x the matrix (a weighted Kronecker graph keeps them, 8 bytes
+  // an edge beside 24 of entries; a pattern, 10 bytes of entries an edge, draws its edges twice).
+  const std::uint64_t entry_bytes = most_entries * (sizeof(Index) + sizeof(T));
   const bool keep_ends =
-      costly_ends &&
+      costly_ends && nedges * sizeof(Ends) * 2 <= entry_bytes &&
       grb::detail::host_memory_available() / 2 >
-          (std::uint64_t{n} * 2 + 1) * sizeof(Offset) +
-              most_entries * (sizeof(Index) + sizeof(T)) + nedges * sizeof(Ends);
+          (std::uint64_t{n} * 2 + 1) * sizeof(Offset) + entry_bytes + nedges * sizeof(Ends);
   grb::detail::Array<Ends> ends(keep_ends ? nedges : 0, Backend::cpu);
   std::atomic<std::uint64_t> first_bad = nedges;
   parallel_for(nedges, [&](std::uint64_t begin, std::uint64_t end) {
