@@ -3,14 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <iostream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "distributed_report.hpp"
 #include "grb/error.hpp"
-#include "table.hpp"
 
 #if GRB_WITH_MPI
 #include "grb/distributed/bfs.hpp"
@@ -24,6 +21,27 @@ bool launched_by_mpi() {
     if (std::getenv(variable)) return true;
   return false;
 }
+
+namespace detail {
+
+std::string graph_name(const DistributedOptions& options) {
+  return "kron-" + std::to_string(options.graph.kron_scale);
+}
+
+Index choose_source(const DistributedOptions& options, Index n, Index first_with_edge) {
+  if (options.source) {
+    if (*options.source >= n)
+      throw InvalidValue("vertex " + std::to_string(*options.source) + " is not in " +
+                         graph_name(options) + " (its vertices are 0.." + std::to_string(n - 1) +
+                         ")");
+    return static_cast<Index>(*options.source);
+  }
+  if (first_with_edge >= n)
+    throw InvalidValue("the graph has no edges: there is no source to search from");
+  return first_with_edge;
+}
+
+}  // namespace detail
 
 #if GRB_WITH_MPI
 namespace {
@@ -40,120 +58,80 @@ double input_edges(const dist::Communicator& comm, const dist::Graph<bool>& grap
   return static_cast<double>(comm.sum(entries)) / 2;
 }
 
-/// The first vertex with an edge, over all ranks.
-Index default_source(const dist::Communicator& comm, const dist::Graph<bool>& graph) {
+/// The first vertex with an edge, over all ranks (n where there is none).
+Index first_with_edge(const dist::Communicator& comm, const dist::Graph<bool>& graph) {
   const Csr<bool>& csr = graph.local.csr();
   const Index n = graph.partition.vertices();
   Index mine = n;
   for (Index i = 0; i < csr.nrows && mine == n; ++i)
     if (csr.row_offsets[i + 1] > csr.row_offsets[i]) mine = graph.first() + i;
-  const Index first = static_cast<Index>(n - comm.max(n - mine));
-  if (first == n) throw InvalidValue("the graph has no edges: there is no source to search from");
-  return first;
+  return static_cast<Index>(n - comm.max(n - mine));
 }
 
-}  // namespace
-
-void run_distributed(const DistributedOptions& options) {
-  if (options.algorithm != Algorithm::bfs || options.graph.kron_scale == 0)
-    throw InvalidValue(
-        "under an MPI launcher, grb runs bfs on --kron graphs distributed (this version); run "
-        "other commands and graphs without mpirun");
+void run_on_cpu_ranks(const DistributedOptions& options) {
   static dist::Environment environment(nullptr, nullptr);
   const dist::Communicator comm = dist::Communicator::world();
   const bool printing = comm.rank() == 0;
 
+  DistributedReport report;
+  report.graph = detail::graph_name(options);
+  report.backend = "cpu";
+  report.engine = "distributed";
+  report.ranks = comm.size();
   const auto start = Clock::now();
   const dist::Graph<bool> graph =
       dist::kronecker(comm, options.graph.kron_scale, options.graph.edge_factor, options.graph.seed);
-  const double load_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  const Index n = graph.partition.vertices();
-  Index source = 0;
-  if (options.source) {
-    if (*options.source >= n)
-      throw InvalidValue("vertex " + std::to_string(*options.source) + " is not in kron-" +
-                         std::to_string(options.graph.kron_scale) + " (its vertices are 0.." +
-                         std::to_string(n - 1) + ")");
-    source = static_cast<Index>(*options.source);
-  } else {
-    source = default_source(comm, graph);
-  }
-  const std::string name = "kron-" + std::to_string(options.graph.kron_scale);
-  if (printing && !options.json)
-    std::cout << "graph " << name << ": n " << grouped(n) << ", m " << grouped(graph.global_entries)
-              << " (undirected), built on " << comm.size() << " rank(s) in " << fixed(load_ms, 1)
-              << " ms\nsource " << source << "\n";
+  report.load_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  report.n = graph.partition.vertices();
+  report.m = graph.global_entries;
+  report.source = detail::choose_source(options, report.n, first_with_edge(comm, graph));
+  if (printing) print_graph_line(report, options.json);
 
-  dist::BfsResult result = dist::bfs(comm, graph, source);  // warm-up
-  std::vector<double> times;
+  dist::BfsResult result = dist::bfs(comm, graph, report.source);  // warm-up
   for (int r = 0; r < options.runs; ++r) {
     const auto begin = Clock::now();
-    result = dist::bfs(comm, graph, source);
+    result = dist::bfs(comm, graph, report.source);
     // Every rank leaves the last level's all-reduce together: rank 0's clock covers the search.
-    times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - begin).count());
+    report.times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - begin).count());
   }
-  std::sort(times.begin(), times.end());
-  const double median = times[times.size() / 2];
-  const double edges = input_edges(comm, graph, result);
+  std::sort(report.times.begin(), report.times.end());
+  report.edges = input_edges(comm, graph, result);
   std::optional<dist::Verdict> verdict;
-  if (options.validate) verdict = dist::validate_bfs(comm, graph, source, result);
-  std::uint64_t reached = 0;
-  for (std::int32_t level : result.level) reached += level >= 0;
-  reached = comm.sum(reached);
-  std::uint64_t found = 0, sent = 0;
-  for (const dist::BfsLevel& level : result.levels) found += level.pairs_found, sent += level.pairs_sent;
-
-  if (printing) {
-    const std::string validated = verdict ? (verdict->ok ? "yes" : "FAILED") : "-";
-    if (options.json) {
-      nlohmann::ordered_json levels = nlohmann::ordered_json::array();
-      for (const dist::BfsLevel& level : result.levels)
-        levels.push_back({{"frontier", level.frontier},
-                          {"pairs_found", level.pairs_found},
-                          {"pairs_sent", level.pairs_sent}});
-      std::cout << nlohmann::ordered_json{{"graph", name},
-                                          {"n", n},
-                                          {"m", graph.global_entries},
-                                          {"algorithm", "bfs"},
-                                          {"engine", "distributed"},
-                                          {"backend", "cpu"},
-                                          {"ranks", comm.size()},
-                                          {"source", source},
-                                          {"runs", times.size()},
-                                          {"ms", median},
-                                          {"load_ms", load_ms},
-                                          {"edges", edges},
-                                          {"teps", edges / (median / 1e3)},
-                                          {"validated", verdict ? nlohmann::ordered_json(verdict->ok)
-                                                                : nlohmann::ordered_json(nullptr)},
-                                          {"reached", reached},
-                                          {"depth", result.levels.size() - 1},
-                                          {"per_level", levels}}
-                       .dump()
-                << std::endl;
-    } else {
-      Table table({{"algorithm"}, {"backend"}, {"engine"}, {"ranks", Table::Align::right},
-                   {"ms", Table::Align::right}, {"GTEPS", Table::Align::right}, {"validated"}});
-      table.add({"bfs", "cpu", "distributed", std::to_string(comm.size()), fixed(median, 3),
-                 fixed(edges / (median / 1e3) / 1e9, 4), validated});
-      std::cout << "median of " << times.size() << " runs after one warm-up\n";
-      table.print(std::cout);
-      std::cout << "result: reached " << grouped(reached) << " of " << grouped(n)
-                << " vertices, depth " << result.levels.size() - 1 << "\n"
-                << "exchange: " << grouped(found) << " (vertex, parent) pairs for other ranks, "
-                << grouped(sent) << " sent after sorting and deduplicating ("
-                << grouped(sent * 2 * sizeof(Index)) << " bytes)\n";
-    }
+  if (options.validate) {
+    verdict = dist::validate_bfs(comm, graph, report.source, result);
+    report.validated = verdict->ok;
   }
+  for (std::int32_t level : result.level) report.reached += level >= 0;
+  report.reached = comm.sum(report.reached);
+  report.levels = result.levels;
+  if (printing) print_report(report, options.json);
   if (verdict && !verdict->ok)
     throw ValidationFailed("distributed bfs failed validation on rank " +
                            std::to_string(comm.rank()) + ": " + verdict->message);
 }
+
+}  // namespace
+#endif
+
+void run_distributed(const DistributedOptions& options) {
+  if (options.algorithm != Algorithm::bfs || options.graph.kron_scale == 0)
+    throw InvalidValue(
+        "distributed, grb runs bfs on --kron graphs (this version): run other commands and "
+        "graphs on one GPU or CPU, without mpirun or --gpus");
+  if (options.gpus > 0) {
+    if (launched_by_mpi())
+      throw InvalidValue(
+          "--gpus runs GPU ranks in one process: under mpirun, use --backend cuda "
+          "(one rank per GPU) instead");
+    return detail::run_on_gpus(options);
+  }
+  if (options.cuda) return detail::run_on_gpu_ranks_under_mpi(options);
+#if GRB_WITH_MPI
+  run_on_cpu_ranks(options);
 #else
-void run_distributed(const DistributedOptions&) {
   throw BackendUnavailable(
       "this grb was built without MPI (libopenmpi-dev): it cannot run under mpirun");
-}
 #endif
+}
 
 }  // namespace grb::app

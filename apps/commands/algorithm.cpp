@@ -35,6 +35,7 @@ struct AlgorithmOptions {
   bool validate = false;
   bool json = false;
   std::string output;
+  int gpus = 0;  // bfs: GPU ranks in this process (distributed)
 };
 
 /// The runners for every selected backend that has the engine (only bfs has engines).
@@ -114,9 +115,11 @@ void write_values(const std::string& path, const io::Graph& graph, Algorithm alg
 }
 
 void run_algorithm(const AlgorithmOptions& options) {
-  if (launched_by_mpi()) {
+  if (launched_by_mpi() || options.gpus > 0) {
     if (!options.output.empty())
       throw InvalidValue("--output is not written by a distributed run (this version)");
+    if (options.backend == "cpu" && options.gpus > 0)
+      throw InvalidValue("--gpus runs on GPUs: leave out --backend cpu");
     DistributedOptions distributed;
     distributed.algorithm = options.algorithm;
     distributed.graph = options.graph;
@@ -124,6 +127,8 @@ void run_algorithm(const AlgorithmOptions& options) {
     distributed.runs = options.runs;
     distributed.validate = options.validate;
     distributed.json = options.json;
+    distributed.cuda = options.backend == "cuda";
+    distributed.gpus = options.gpus;
     return run_distributed(distributed);
   }
   std::vector<std::string> engine_names;
@@ -189,9 +194,15 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
   command->add_option("--backend", options->backend, "cpu, cuda, or all available backends")
       ->check(CLI::IsMember({"cpu", "cuda", "all"}))
       ->default_str("all");
-  if (algorithm == Algorithm::bfs)
+  if (algorithm == Algorithm::bfs) {
     command->add_option("--engine", options->engine, "BFS engine (see `grb engines`)")
         ->default_str("linalg");
+    command
+        ->add_option("--gpus", options->gpus,
+                     "run distributed on this many GPUs of this machine, one rank a GPU over NCCL "
+                     "(--kron graphs); under mpirun, --backend cuda runs one GPU rank a process")
+        ->check(CLI::Range(1, 1024));
+  }
   if (algorithm == Algorithm::sssp) {
     options->engine = "bellman-ford";
     command->add_option("--engine", options->engine, "SSSP engine (see `grb engines`)")

@@ -70,4 +70,19 @@ bool Communicator::all(bool value) const {
   return result != 0;
 }
 
+void Communicator::broadcast(void* data, std::size_t bytes, int root) const {
+  check(MPI_Bcast(data, count(bytes, "broadcast"), MPI_BYTE, root, comm_), "MPI_Bcast");
+}
+
+int Communicator::local_rank() const {
+  MPI_Comm host;
+  check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host),
+        "MPI_Comm_split_type");
+  int rank = 0;
+  const int status = MPI_Comm_rank(host, &rank);
+  MPI_Comm_free(&host);
+  check(status, "MPI_Comm_rank");
+  return rank;
+}
+
 }  // namespace grb::dist

@@ -45,6 +45,10 @@ class Communicator {
   std::uint64_t max(std::uint64_t value) const;
   /// Whether `value` is true on every rank.
   bool all(bool value) const;
+  /// Copies `bytes` bytes at `data` from rank `root` to every rank.
+  void broadcast(void* data, std::size_t bytes, int root = 0) const;
+  /// This rank's number among the ranks on its host (0, 1, ...): the GPU it takes.
+  int local_rank() const;
 
   /// Every rank's `values`, concatenated in rank order, on rank `root` (empty elsewhere).
   template <class T>

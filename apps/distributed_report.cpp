@@ -1,0 +1,76 @@
+#include "distributed_report.hpp"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "table.hpp"
+
+namespace grb::app {
+
+void print_graph_line(const DistributedReport& report, bool json) {
+  if (json) return;
+  std::cout << "graph " << report.graph << ": n " << grouped(report.n) << ", m "
+            << grouped(report.m) << " (undirected), built on " << report.ranks << " "
+            << (report.backend == "cuda" ? "GPU" : "CPU") << " rank(s) in "
+            << fixed(report.load_ms, 1) << " ms\nsource " << report.source << "\n";
+}
+
+void print_report(const DistributedReport& report, bool json) {
+  const double median = report.times.empty() ? 0 : report.times[report.times.size() / 2];
+  const double teps = median > 0 ? report.edges / (median / 1e3) : 0;
+  std::uint64_t found = 0, sent = 0;
+  for (const dist::BfsLevel& level : report.levels)
+    found += level.pairs_found, sent += level.pairs_sent;
+  const std::size_t depth = report.levels.empty() ? 0 : report.levels.size() - 1;
+  if (json) {
+    nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+    for (const dist::BfsLevel& level : report.levels)
+      levels.push_back({{"frontier", level.frontier},
+                        {"pairs_found", level.pairs_found},
+                        {"pairs_sent", level.pairs_sent}});
+    std::cout << nlohmann::ordered_json{{"graph", report.graph},
+                                        {"n", report.n},
+                                        {"m", report.m},
+                                        {"algorithm", "bfs"},
+                                        {"engine", report.engine},
+                                        {"backend", report.backend},
+                                        {"ranks", report.ranks},
+                                        {"source", report.source},
+                                        {"runs", report.times.size()},
+                                        {"ms", median},
+                                        {"load_ms", report.load_ms},
+                                        {"edges", report.edges},
+                                        {"teps", teps},
+                                        {"validated",
+                                         report.validated
+                                             ? nlohmann::ordered_json(*report.validated)
+                                             : nlohmann::ordered_json(nullptr)},
+                                        {"reached", report.reached},
+                                        {"depth", depth},
+                                        {"pairs_found", found},
+                                        {"pairs_sent", sent},
+                                        {"per_level", levels}}
+                     .dump()
+              << std::endl;
+    return;
+  }
+  const std::string validated = report.validated ? (*report.validated ? "yes" : "FAILED") : "-";
+  Table table({{"algorithm"},
+               {"backend"},
+               {"engine"},
+               {"ranks", Table::Align::right},
+               {"ms", Table::Align::right},
+               {"GTEPS", Table::Align::right},
+               {"validated"}});
+  table.add({"bfs", report.backend, report.engine, std::to_string(report.ranks), fixed(median, 3),
+             fixed(teps / 1e9, 4), validated});
+  std::cout << "median of " << report.times.size() << " runs after one warm-up\n";
+  table.print(std::cout);
+  std::cout << "result: reached " << grouped(report.reached) << " of " << grouped(report.n)
+            << " vertices, depth " << depth << "\n"
+            << "exchange: " << grouped(found) << " (vertex, parent) pairs for other ranks, "
+            << grouped(sent) << " sent after sorting and deduplicating ("
+            << grouped(sent * 2 * sizeof(Index)) << " bytes)\n";
+}
+
+}  // namespace grb::app
