@@ -26,6 +26,8 @@ struct DistributedOptions {
   bool json = false;
   bool cuda = false;  // under mpirun: GPU ranks rather than CPU ranks
   int gpus = 0;       // > 0: that many GPU ranks in this process, without a launcher
+  /// GPU ranks: direction-optimized (bottom-up levels where they pay) or top-down (seed 004).
+  std::string engine = "direction-optimized";
 };
 
 /// Runs the algorithm on the ranks of the launch (or options.gpus GPUs). BFS on a generated

@@ -18,16 +18,17 @@ void print_graph_line(const DistributedReport& report, bool json) {
 void print_report(const DistributedReport& report, bool json) {
   const double median = report.times.empty() ? 0 : report.times[report.times.size() / 2];
   const double teps = median > 0 ? report.edges / (median / 1e3) : 0;
-  std::uint64_t found = 0, sent = 0;
+  std::uint64_t found = 0, sent = 0, pulled = 0;
   for (const dist::BfsLevel& level : report.levels)
-    found += level.pairs_found, sent += level.pairs_sent;
+    found += level.pairs_found, sent += level.pairs_sent, pulled += level.bottom_up;
   const std::size_t depth = report.levels.empty() ? 0 : report.levels.size() - 1;
   if (json) {
     nlohmann::ordered_json levels = nlohmann::ordered_json::array();
     for (const dist::BfsLevel& level : report.levels)
       levels.push_back({{"frontier", level.frontier},
                         {"pairs_found", level.pairs_found},
-                        {"pairs_sent", level.pairs_sent}});
+                        {"pairs_sent", level.pairs_sent},
+                        {"bottom_up", level.bottom_up}});
     std::cout << nlohmann::ordered_json{{"graph", report.graph},
                                         {"n", report.n},
                                         {"m", report.m},
@@ -67,7 +68,7 @@ void print_report(const DistributedReport& report, bool json) {
   std::cout << "median of " << report.times.size() << " runs after one warm-up\n";
   table.print(std::cout);
   std::cout << "result: reached " << grouped(report.reached) << " of " << grouped(report.n)
-            << " vertices, depth " << depth << "\n"
+            << " vertices, depth " << depth << " (" << pulled << " level(s) bottom-up)\n"
             << "exchange: " << grouped(found) << " (vertex, parent) pairs for other ranks, "
             << grouped(sent) << " sent after sorting and deduplicating ("
             << grouped(sent * 2 * sizeof(Index)) << " bytes)\n";

@@ -2,7 +2,8 @@
 # Distributed BFS on GPU ranks against the best single-GPU engine, in the same run, every search
 # validated: for each Kronecker scale, `grb bfs --kron S --gpus G` for each G, the same under
 # mpirun (one process a GPU, when mpirun is there), and `grb bfs --kron S --engine
-# direction-optimized --backend cuda` on one GPU. JSON lines go to $OUT/distributed_bfs.jsonl
+# direction-optimized --backend cuda` on one GPU. The GPU ranks run direction-optimized, and
+# top-down (seed paper 004's algorithm) for comparison. JSON lines go to $OUT/distributed_bfs.jsonl
 # (or ./distributed-bfs-logs), a table to stdout.
 #
 #   benchmarks/distributed_bfs.sh [BUILD] [--scales "20 22 24"] [--gpus "1 2"] [--runs N]
@@ -53,6 +54,7 @@ for scale in $scales; do
   run "kron$scale-1gpu-direction-optimized" "$grb" bfs --kron "$scale" --engine direction-optimized --backend cuda
   for g in $gpus; do
     run "kron$scale-gpus$g" "$grb" bfs --kron "$scale" --gpus "$g"
+    run "kron$scale-gpus$g-top-down" "$grb" bfs --kron "$scale" --gpus "$g" --engine top-down
     command -v mpirun > /dev/null &&
       run "kron$scale-mpirun$g" "${mpi[@]}" -np "$g" "$grb" bfs --kron "$scale" --backend cuda
   done
@@ -61,9 +63,10 @@ done
 python3 - "$results" <<'PY'
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
-print(f'{"run":36} {"ranks":>5} {"ms":>9} {"GTEPS":>8} {"kernel 1 ms":>11} {"pairs sent":>14} validated')
+print(f'{"run":36} {"ranks":>5} {"ms":>9} {"GTEPS":>8} {"kernel 1 ms":>11} {"pairs sent":>14} {"pulled":>6} validated')
 for r in rows:
     print(f'{r["label"]:36} {r.get("ranks", 1):>5} {r["ms"]:>9.3f} {r["teps"] / 1e9:>8.2f} '
-          f'{r.get("load_ms", 0):>11.1f} {r.get("pairs_sent", 0):>14,} {r["validated"]}')
+          f'{r.get("load_ms", 0):>11.1f} {r.get("pairs_sent", 0):>14,} '
+          f'{sum(l.get("bottom_up", False) for l in r.get("per_level", [])):>6} {r["validated"]}')
 PY
 exit $status

@@ -36,6 +36,7 @@ struct AlgorithmOptions {
   bool json = false;
   std::string output;
   int gpus = 0;  // bfs: GPU ranks in this process (distributed)
+  bool engine_given = false;
 };
 
 /// The runners for every selected backend that has the engine (only bfs has engines).
@@ -128,6 +129,7 @@ void run_algorithm(const AlgorithmOptions& options) {
     distributed.validate = options.validate;
     distributed.json = options.json;
     distributed.cuda = options.backend == "cuda";
+    if (options.engine_given) distributed.engine = options.engine;
     distributed.gpus = options.gpus;
     return run_distributed(distributed);
   }
@@ -195,8 +197,12 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
       ->check(CLI::IsMember({"cpu", "cuda", "all"}))
       ->default_str("all");
   if (algorithm == Algorithm::bfs) {
-    command->add_option("--engine", options->engine, "BFS engine (see `grb engines`)")
-        ->default_str("linalg");
+    command
+        ->add_option("--engine", options->engine,
+                     "BFS engine (see `grb engines`); distributed: direction-optimized (default) "
+                     "or top-down")
+        ->default_str("linalg")
+        ->each([options](const std::string&) { options->engine_given = true; });
     command
         ->add_option("--gpus", options->gpus,
                      "run distributed on this many GPUs of this machine, one rank a GPU over NCCL "

@@ -9,11 +9,16 @@
 //   3. exchange: the counts, then the pairs, all-to-all over NCCL;
 //   4. claim: the owners claim the received vertices not yet reached;
 //   5. one all-reduce of the next frontier's size and the level's counts decides whether to go on.
+// With direction optimisation (BfsOptions, on by default), the levels whose frontier has many
+// edges run bottom-up instead (Beamer): each rank sets its frontier's bits in its slice of a
+// global bitmap, the slices are all-gathered, and every unreached vertex of the rank looks for a
+// neighbour in it. Such a level sends no pairs: n / 8 bytes of bitmap replace them.
 // Buffers are made once, with the object, and reused by every search.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "grb/distributed/bfs_result.hpp"
@@ -45,6 +50,9 @@ class DeviceBfs {
 
  private:
   struct Buffers;
+  /// A top-down level's steps 1-4; returns the pairs found and sent.
+  std::pair<std::uint64_t, std::uint64_t> top_down(std::int32_t depth, Index frontier,
+                                                   std::uint64_t edges);
   const DeviceCommunicator& comm_;
   const DeviceGraph& graph_;
   BfsOptions options_;

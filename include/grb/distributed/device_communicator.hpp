@@ -58,6 +58,10 @@ class DeviceCommunicator {
                         void* receive, const std::vector<std::uint64_t>& receive_counts,
                         std::size_t item_bytes) const;
 
+  /// Every rank's `bytes` bytes at `send`, concatenated in rank order at `receive` (which may
+  /// hold `send` at rank() * bytes: in place).
+  void all_gather_bytes(const void* send, void* receive, std::size_t bytes) const;
+
   // ---- collectives on host values (each waits for the stream)
 
   /// What every rank will send here: receive[r] = rank r's send_counts[rank()].

@@ -15,15 +15,16 @@ namespace grb::dist {
 /// Vertices [0, n) in `ranks` blocks of n / ranks (the first n % ranks one larger).
 class BlockPartition {
  public:
-  BlockPartition(Index n, int ranks) : n_(n), ranks_(ranks) {}
-  Index vertices() const { return n_; }
-  int ranks() const { return ranks_; }
-  Index first(int rank) const {
+  GRB_HOST_DEVICE BlockPartition(Index n, int ranks) : n_(n), ranks_(ranks) {}
+  GRB_HOST_DEVICE Index vertices() const { return n_; }
+  GRB_HOST_DEVICE int ranks() const { return ranks_; }
+  GRB_HOST_DEVICE Index first(int rank) const {
     const std::uint64_t base = n_ / ranks_, extra = n_ % ranks_;
-    return static_cast<Index>(base * rank + std::min<std::uint64_t>(rank, extra));
+    return static_cast<Index>(base * rank +
+                              (std::uint64_t(rank) < extra ? std::uint64_t(rank) : extra));
   }
-  Index count(int rank) const { return first(rank + 1) - first(rank); }
-  int owner(Index v) const {
+  GRB_HOST_DEVICE Index count(int rank) const { return first(rank + 1) - first(rank); }
+  GRB_HOST_DEVICE int owner(Index v) const {
     const std::uint64_t base = n_ / ranks_, extra = n_ % ranks_;
     const std::uint64_t big = (base + 1) * extra;  // the vertices of the larger blocks
     return v < big ? int(v / (base + 1)) : int(extra + (v - big) / base);

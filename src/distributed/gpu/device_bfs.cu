@@ -3,6 +3,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,11 @@ namespace grb::dist {
 namespace {
 
 using namespace grb::cuda::detail;
+
+/// GAP's direction-switching constants, as the single-GPU direction-optimized engine uses them
+/// (algorithms/bfs/cuda/direction_optimized/state.cuh).
+constexpr std::uint64_t alpha = 15;
+constexpr std::uint64_t beta = 18;
 
 /// The device counters of a level.
 enum Counter { next_count, pair_count, kept_count, reached_vertices, reached_rows, counters };
@@ -107,6 +113,42 @@ __global__ void claim_received(const Index* vertices, const Index* parents_in, s
   }
 }
 
+/// Sets the bits of the frontier's vertices in this rank's slice of the frontier bitmap.
+__global__ void mark_frontier(const Index* frontier, std::uint64_t count, unsigned* slice) {
+  GRB_GRID_STRIDE_LOOP(i, count) {
+    const Index v = frontier[i];
+    atomicOr(&slice[v / 32], 1u << (v % 32));
+  }
+}
+
+/// A bottom-up level: every unreached local vertex looks for a neighbour in the global frontier
+/// bitmap (rank r's vertices in words [r * words, (r + 1) * words)) and stops at the first.
+/// Only this vertex's thread writes its parent, so no atomics.
+__global__ void bottom_up(const Offset* row_offsets, const Index* col_indices, Index rows,
+                          BlockPartition partition, std::uint64_t words, const unsigned* bitmap,
+                          std::int32_t depth, Index* parents, std::int32_t* levels, Index* next,
+                          unsigned long long* tails) {
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i - lane_id() < rows;
+       i += stride) {
+    bool found = false;
+    if (i < rows && parents[i] == no_index) {
+      for (Offset e = row_offsets[i]; e < row_offsets[i + 1]; ++e) {
+        const Index u = col_indices[e];
+        const int owner = partition.owner(u);
+        const Index local = u - partition.first(owner);
+        if ((bitmap[owner * words + local / 32] >> (local % 32)) & 1u) {
+          parents[i] = u;
+          levels[i] = depth;
+          found = true;
+          break;
+        }
+      }
+    }
+    warp_append(found, Index(i), next, &tails[next_count]);
+  }
+}
+
 __global__ void count_reached(const std::int32_t* levels, Index rows, const Offset* row_offsets,
                               unsigned long long* tails) {
   using Reduce = cub::BlockReduce<unsigned long long, block_threads>;
@@ -137,6 +179,8 @@ struct DeviceBfs::Buffers {
   DeviceArray<Index> received_vertex, received_parent;
   DeviceArray<unsigned long long> tails;
   DeviceArray<std::uint64_t> firsts, bounds;
+  DeviceArray<unsigned> bitmap;  // the global frontier bitmap: words_per_rank words a rank
+  std::uint64_t words_per_rank = 0;
 };
 
 DeviceBfs::DeviceBfs(const DeviceCommunicator& comm, const DeviceGraph& graph, BfsOptions options)
@@ -158,6 +202,11 @@ DeviceBfs::DeviceBfs(const DeviceCommunicator& comm, const DeviceGraph& graph, B
   for (int r = 0; r <= comm.size(); ++r) firsts[r] = graph.partition.first(r);
   b.firsts = detail::Array<std::uint64_t>::from(firsts, Backend::cuda);
   b.bounds = device_array<std::uint64_t>(firsts.size());
+  if (options.direction_optimizing) {
+    b.words_per_rank =
+        (std::uint64_t(graph.partition.count(0)) + 31) / 32;  // rank 0's block is the largest
+    b.bitmap = device_array<unsigned>(b.words_per_rank * comm.size());
+  }
 }
 
 DeviceBfs::~DeviceBfs() {
@@ -187,87 +236,135 @@ const std::vector<BfsLevel>& DeviceBfs::run(Index source) {
     GRB_CUDA_CHECK_LAUNCH();
     frontier = 1;
   }
+  // The degree prefix of a frontier list, in b.starts; returns its edges.
+  const auto scan_degrees = [&](const Index* list, Index count) -> std::uint64_t {
+    if (count == 0) return 0;
+    frontier_degrees<<<blocks_for(count), block_threads, 0, stream>>>(
+        list, count, graph_.row_offsets.data(), b.starts.data());
+    GRB_CUDA_CHECK_LAUNCH();
+    exclusive_scan_counts(b.starts.data(), count);
+    return read_scalar(b.starts.data() + count);
+  };
+  std::uint64_t edges = scan_degrees(b.frontier.data(), frontier);
+  // Global counts: the frontier's vertices and edges, the edges of unreached vertices.
+  std::vector<std::uint64_t> global = comm_.sum({frontier, edges});
+  std::uint64_t frontier_vertices = global[0], frontier_edges = global[1];
+  std::uint64_t unexplored_edges = graph_.global_entries - frontier_edges;
+  std::uint64_t previous_vertices = 0;
+  bool bottom_up_level = false;
   levels_.clear();
   for (std::int32_t depth = 1;; ++depth) {
+    // GAP's rule: pull once the frontier's edges exceed the unexplored edges / alpha; push again
+    // once the frontier shrinks below n / beta. The counts are global: every rank decides alike.
+    if (options_.direction_optimizing) {
+      if (!bottom_up_level)
+        bottom_up_level = frontier_edges > unexplored_edges / alpha;
+      else
+        bottom_up_level = frontier_vertices >= previous_vertices || frontier_vertices > n / beta;
+    }
     fill_zero(b.tails.data(), counters);
-    std::uint64_t edges = 0;
-    if (frontier > 0) {
-      frontier_degrees<<<blocks_for(frontier), block_threads, 0, stream>>>(
-          b.frontier.data(), frontier, graph_.row_offsets.data(), b.starts.data());
-      GRB_CUDA_CHECK_LAUNCH();
-      exclusive_scan_counts(b.starts.data(), frontier);
-      edges = read_scalar(b.starts.data() + frontier);
-    }
-    if (edges > 0) {
-      ensure(b.pair_vertex, edges);
-      ensure(b.pair_parent, edges);
-      expand<<<blocks_for(edges), block_threads, 0, stream>>>(
-          b.frontier.data(), frontier, b.starts.data(), edges, graph_.row_offsets.data(),
-          graph_.col_indices.data(), first, rows, depth, b.parents.data(), b.levels.data(),
-          b.next.data(), b.tails.data(), b.pair_vertex.data(), b.pair_parent.data());
-      GRB_CUDA_CHECK_LAUNCH();
-    }
-    const std::uint64_t found = read_scalar(b.tails.data() + pair_count);
-    std::uint64_t kept = found;
-    const Index* out_vertex = b.pair_vertex.data();
-    const Index* out_parent = b.pair_parent.data();
-    if (found > 0) {
-      // Sorted by vertex: the pairs of each owner are one slice, and a vertex's pairs adjacent.
-      ensure(b.sorted_vertex, found);
-      ensure(b.sorted_parent, found);
-      cub_run([&](void* temporary, std::size_t& bytes) {
-        return cub::DeviceRadixSort::SortPairs(
-            temporary, bytes, b.pair_vertex.data(), b.sorted_vertex.data(), b.pair_parent.data(),
-            b.sorted_parent.data(), std::int64_t(found), 0, vertex_bits, stream);
-      });
-      out_vertex = b.sorted_vertex.data();
-      out_parent = b.sorted_parent.data();
-      if (options_.prune) {
-        cub_run([&](void* temporary, std::size_t& bytes) {
-          return cub::DeviceSelect::UniqueByKey(temporary, bytes, b.sorted_vertex.data(),
-                                                b.sorted_parent.data(), b.pair_vertex.data(),
-                                                b.pair_parent.data(), b.tails.data() + kept_count,
-                                                std::int64_t(found), stream);
-        });
-        out_vertex = b.pair_vertex.data();
-        out_parent = b.pair_parent.data();
-      } else {
-        write_scalar(b.tails.data() + kept_count, static_cast<unsigned long long>(found));
+    std::uint64_t found = 0, kept = 0;
+    if (bottom_up_level) {
+      unsigned* slice = b.bitmap.data() + b.words_per_rank * comm_.rank();
+      fill_zero(slice, b.words_per_rank);
+      if (frontier > 0) {
+        mark_frontier<<<blocks_for(frontier), block_threads, 0, stream>>>(b.frontier.data(),
+                                                                          frontier, slice);
+        GRB_CUDA_CHECK_LAUNCH();
       }
-    }
-    std::vector<std::uint64_t> send_counts(ranks, 0);
-    if (found > 0) {
-      owner_bounds<<<1, ranks + 1, 0, stream>>>(out_vertex, b.tails.data() + kept_count,
-                                                b.firsts.data(), ranks, b.bounds.data());
-      GRB_CUDA_CHECK_LAUNCH();
-      const std::vector<std::uint64_t> bounds = b.bounds.to_vector();
-      for (int r = 0; r < ranks; ++r) send_counts[r] = bounds[r + 1] - bounds[r];
-      kept = bounds[ranks] - bounds[0];
-    }
-    const std::vector<std::uint64_t> receive_counts = comm_.exchange_counts(send_counts);
-    std::uint64_t received = 0;
-    for (std::uint64_t count : receive_counts) received += count;
-    ensure(b.received_vertex, received);
-    ensure(b.received_parent, received);
-    comm_.all_to_all_bytes(out_vertex, send_counts, b.received_vertex.data(), receive_counts,
-                           sizeof(Index));
-    comm_.all_to_all_bytes(out_parent, send_counts, b.received_parent.data(), receive_counts,
-                           sizeof(Index));
-    if (received > 0) {
-      claim_received<<<blocks_for(received), block_threads, 0, stream>>>(
-          b.received_vertex.data(), b.received_parent.data(), received, first, depth,
-          b.parents.data(), b.levels.data(), b.next.data(), b.tails.data());
-      GRB_CUDA_CHECK_LAUNCH();
+      comm_.all_gather_bytes(slice, b.bitmap.data(), b.words_per_rank * sizeof(unsigned));
+      if (rows > 0) {
+        bottom_up<<<blocks_for(rows), block_threads, 0, stream>>>(
+            graph_.row_offsets.data(), graph_.col_indices.data(), rows, graph_.partition,
+            b.words_per_rank, b.bitmap.data(), depth, b.parents.data(), b.levels.data(),
+            b.next.data(), b.tails.data());
+        GRB_CUDA_CHECK_LAUNCH();
+      }
+    } else {
+      std::tie(found, kept) = top_down(depth, frontier, edges);
     }
     const std::uint64_t next = read_scalar(b.tails.data() + next_count);
-    // One all-reduce: the next frontier's size decides; the rest is the level's record.
-    const std::vector<std::uint64_t> sums = comm_.sum({next, frontier, found, kept});
-    levels_.push_back({sums[1], sums[2], sums[3]});
-    if (sums[0] == 0) break;
+    edges = scan_degrees(b.next.data(), static_cast<Index>(next));
+    // One all-reduce a level: the next frontier's size decides; the rest is the level's record.
+    global = comm_.sum({next, edges, frontier, found, kept});
+    levels_.push_back(BfsLevel{global[2], global[3], global[4], bottom_up_level});
+    if (global[0] == 0) break;
     b.frontier.swap(b.next);
     frontier = static_cast<Index>(next);
+    previous_vertices = frontier_vertices;
+    frontier_vertices = global[0];
+    frontier_edges = global[1];
+    unexplored_edges -= std::min(unexplored_edges, frontier_edges);
   }
   return levels_;
+}
+
+std::pair<std::uint64_t, std::uint64_t> DeviceBfs::top_down(std::int32_t depth, Index frontier,
+                                                            std::uint64_t edges) {
+  Buffers& b = *buffers_;
+  const Index first = graph_.first(), rows = graph_.rows();
+  const int ranks = comm_.size();
+  const int vertex_bits = key_bits(graph_.partition.vertices() - 1);
+  const cudaStream_t stream = current_stream();
+  if (edges > 0) {
+    ensure(b.pair_vertex, edges);
+    ensure(b.pair_parent, edges);
+    expand<<<blocks_for(edges), block_threads, 0, stream>>>(
+        b.frontier.data(), frontier, b.starts.data(), edges, graph_.row_offsets.data(),
+        graph_.col_indices.data(), first, rows, depth, b.parents.data(), b.levels.data(),
+        b.next.data(), b.tails.data(), b.pair_vertex.data(), b.pair_parent.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  const std::uint64_t found = read_scalar(b.tails.data() + pair_count);
+  std::uint64_t kept = found;
+  const Index* out_vertex = b.pair_vertex.data();
+  const Index* out_parent = b.pair_parent.data();
+  std::vector<std::uint64_t> send_counts(ranks, 0);
+  if (found > 0) {
+    // Sorted by vertex: the pairs of each owner are one slice, and a vertex's pairs adjacent.
+    ensure(b.sorted_vertex, found);
+    ensure(b.sorted_parent, found);
+    cub_run([&](void* temporary, std::size_t& bytes) {
+      return cub::DeviceRadixSort::SortPairs(
+          temporary, bytes, b.pair_vertex.data(), b.sorted_vertex.data(), b.pair_parent.data(),
+          b.sorted_parent.data(), std::int64_t(found), 0, vertex_bits, stream);
+    });
+    out_vertex = b.sorted_vertex.data();
+    out_parent = b.sorted_parent.data();
+    if (options_.prune) {
+      cub_run([&](void* temporary, std::size_t& bytes) {
+        return cub::DeviceSelect::UniqueByKey(
+            temporary, bytes, b.sorted_vertex.data(), b.sorted_parent.data(), b.pair_vertex.data(),
+            b.pair_parent.data(), b.tails.data() + kept_count, std::int64_t(found), stream);
+      });
+      out_vertex = b.pair_vertex.data();
+      out_parent = b.pair_parent.data();
+    } else {
+      write_scalar(b.tails.data() + kept_count, static_cast<unsigned long long>(found));
+    }
+    owner_bounds<<<1, ranks + 1, 0, stream>>>(out_vertex, b.tails.data() + kept_count,
+                                              b.firsts.data(), ranks, b.bounds.data());
+    GRB_CUDA_CHECK_LAUNCH();
+    const std::vector<std::uint64_t> bounds = b.bounds.to_vector();
+    for (int r = 0; r < ranks; ++r) send_counts[r] = bounds[r + 1] - bounds[r];
+    kept = bounds[ranks] - bounds[0];
+  }
+  const std::vector<std::uint64_t> receive_counts = comm_.exchange_counts(send_counts);
+  std::uint64_t received = 0;
+  for (std::uint64_t count : receive_counts) received += count;
+  ensure(b.received_vertex, received);
+  ensure(b.received_parent, received);
+  comm_.all_to_all_bytes(out_vertex, send_counts, b.received_vertex.data(), receive_counts,
+                         sizeof(Index));
+  comm_.all_to_all_bytes(out_parent, send_counts, b.received_parent.data(), receive_counts,
+                         sizeof(Index));
+  if (received > 0) {
+    claim_received<<<blocks_for(received), block_threads, 0, stream>>>(
+        b.received_vertex.data(), b.received_parent.data(), received, first, depth,
+        b.parents.data(), b.levels.data(), b.next.data(), b.tails.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  return {found, kept};
 }
 
 BfsResult DeviceBfs::result() const {

@@ -141,6 +141,12 @@ void DeviceCommunicator::all_to_all_bytes(const void* send,
   check_nccl(ncclGroupEnd(), "ncclGroupEnd", state_->comm);
 }
 
+void DeviceCommunicator::all_gather_bytes(const void* send, void* receive,
+                                          std::size_t bytes) const {
+  check_nccl(ncclAllGather(send, receive, bytes, ncclUint8, state_->comm, state_->stream()),
+             "ncclAllGather", state_->comm);
+}
+
 std::vector<std::uint64_t> DeviceCommunicator::exchange_counts(
     const std::vector<std::uint64_t>& send_counts) const {
   if (send_counts.size() != std::size_t(size()))
