@@ -7,6 +7,7 @@
 # (or ./distributed-bfs-logs), a table to stdout.
 #
 #   benchmarks/distributed_bfs.sh [BUILD] [--scales "20 22 24"] [--gpus "1 2"] [--runs N]
+#                                 [--no-mpirun] [--no-top-down]
 #
 # BUILD: a build folder with apps/grb (default build-gpu, as scripts/gpu-check.sh makes).
 set -uo pipefail
@@ -17,12 +18,16 @@ build="$root/build-gpu"
 scales="20 22 24"
 gpus=""
 runs=5
+mpirun_runs=1
+top_down=1
 while (($#)); do
   case "$1" in
     --scales) scales="$2"; shift 2 ;;
     --gpus) gpus="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
-    -h|--help) sed -n 2,11p "$0"; exit 0 ;;
+    --no-mpirun) mpirun_runs=0; shift ;;
+    --no-top-down) top_down=0; shift ;;
+    -h|--help) sed -n 2,14p "$0"; exit 0 ;;
     -*) echo "distributed_bfs: unknown option $1" >&2; exit 2 ;;
     *) build="$1"; shift ;;
   esac
@@ -54,8 +59,8 @@ for scale in $scales; do
   run "kron$scale-1gpu-direction-optimized" "$grb" bfs --kron "$scale" --engine direction-optimized --backend cuda
   for g in $gpus; do
     run "kron$scale-gpus$g" "$grb" bfs --kron "$scale" --gpus "$g"
-    run "kron$scale-gpus$g-top-down" "$grb" bfs --kron "$scale" --gpus "$g" --engine top-down
-    command -v mpirun > /dev/null &&
+    ((top_down)) && run "kron$scale-gpus$g-top-down" "$grb" bfs --kron "$scale" --gpus "$g" --engine top-down
+    ((mpirun_runs)) && command -v mpirun > /dev/null &&
       run "kron$scale-mpirun$g" "${mpi[@]}" -np "$g" "$grb" bfs --kron "$scale" --backend cuda
   done
 done
