@@ -54,6 +54,26 @@ bool same_rows(const grb::dist::Graph<bool>& graph, const grb::Matrix<bool>& who
   return true;
 }
 
+/// Rank `rank`'s block of rows of a host matrix, as a distributed graph.
+grb::dist::Graph<bool> share(const grb::Matrix<bool>& whole, int rank, int ranks) {
+  const grb::Csr<bool>& all = whole.csr();
+  grb::dist::Graph<bool> graph;
+  graph.partition = grb::dist::BlockPartition(whole.nrows(), ranks);
+  graph.rank = rank;
+  graph.global_entries = whole.nvals();
+  const Index first = graph.first(), rows = graph.partition.count(rank);
+  const grb::Offset begin = all.row_offsets[first], end = all.row_offsets[first + rows];
+  grb::detail::Array<grb::Offset> offsets(std::size_t(rows) + 1, grb::Backend::cpu);
+  for (Index i = 0; i <= rows; ++i) offsets[i] = all.row_offsets[first + i] - begin;
+  grb::detail::Array<Index> columns(end - begin, grb::Backend::cpu);
+  std::copy(all.col_indices.begin() + begin, all.col_indices.begin() + end, columns.begin());
+  grb::detail::Array<bool> values(end - begin, grb::Backend::cpu);
+  std::fill(values.begin(), values.end(), true);
+  graph.local = grb::Matrix<bool>(grb::Csr<bool>{rows, whole.ncols(), std::move(offsets),
+                                                 std::move(columns), std::move(values)});
+  return graph;
+}
+
 }  // namespace
 
 TEST_CASE("GPU ranks: sums, maxima and all-to-all over NCCL") {
@@ -151,6 +171,34 @@ TEST_CASE("GPU ranks: the distributed BFS gives the textbook levels and a valid 
         if (pull && reached > 1000 && pulled == 0)
           findings.add(comm.rank(), where + "never bottom-up");
       }
+    }
+  });
+  INFO((findings.problems.empty() ? std::string() : findings.problems[0]));
+  CHECK(findings.problems.empty());
+}
+
+TEST_CASE("GPU ranks: host graphs whose blocks are not whole bitmap words") {
+  const int gpus = gpus_or_skip();
+  if (gpus == 0) return;
+  // n = 1001: no block is a whole number of 32-bit words; average degree 24: bottom-up levels.
+  const grb::Matrix<bool> whole = grb::pattern(grb::generate::erdos_renyi(1001, 24, {.seed = 4}));
+  const std::vector<std::int32_t> expected = grb::test::textbook_levels(whole, 0);
+  Findings findings;
+  grb::dist::run_on_devices(gpus, [&](DeviceCommunicator& comm) {
+    const grb::dist::Graph<bool> host = share(whole, comm.rank(), comm.size());
+    const grb::dist::DeviceGraph graph = grb::dist::to_device(host);
+    for (bool pull : {true, false}) {
+      grb::dist::DeviceBfs bfs(comm, graph, {.direction_optimizing = pull});
+      bfs.run(0);
+      const grb::dist::BfsResult result = bfs.result();
+      if (!std::equal(result.level.begin(), result.level.end(), expected.begin() + graph.first()))
+        findings.add(comm.rank(), "levels differ from the textbook's");
+      const grb::dist::Verdict verdict = grb::dist::validate_bfs(comm, host, 0, result);
+      if (!verdict.ok) findings.add(comm.rank(), verdict.message);
+      const bool pulled =
+          std::any_of(result.levels.begin(), result.levels.end(),
+                      [](const grb::dist::BfsLevel& level) { return level.bottom_up; });
+      if (pulled != pull) findings.add(comm.rank(), pull ? "never bottom-up" : "a bottom-up level");
     }
   });
   INFO((findings.problems.empty() ? std::string() : findings.problems[0]));

@@ -123,7 +123,10 @@ __global__ void mark_frontier(const Index* frontier, std::uint64_t count, unsign
 
 /// A bottom-up level: every unreached local vertex looks for a neighbour in the global frontier
 /// bitmap (rank r's vertices in words [r * words, (r + 1) * words)) and stops at the first.
-/// Only this vertex's thread writes its parent, so no atomics.
+/// Only this vertex's thread writes its parent, so no atomics. Aligned: every block holds
+/// words * 32 vertices (n a multiple of 32 * ranks, as for every Kronecker graph on a power of two
+/// of ranks), so vertex u is bit u, with no division to find its owner.
+template <bool Aligned>
 __global__ void bottom_up(const Offset* row_offsets, const Index* col_indices, Index rows,
                           BlockPartition partition, std::uint64_t words, const unsigned* bitmap,
                           std::int32_t depth, Index* parents, std::int32_t* levels, Index* next,
@@ -135,9 +138,12 @@ __global__ void bottom_up(const Offset* row_offsets, const Index* col_indices, I
     if (i < rows && parents[i] == no_index) {
       for (Offset e = row_offsets[i]; e < row_offsets[i + 1]; ++e) {
         const Index u = col_indices[e];
-        const int owner = partition.owner(u);
-        const Index local = u - partition.first(owner);
-        if ((bitmap[owner * words + local / 32] >> (local % 32)) & 1u) {
+        std::uint64_t bit = u;
+        if constexpr (!Aligned) {
+          const int owner = partition.owner(u);
+          bit = owner * words * 32 + (u - partition.first(owner));
+        }
+        if ((bitmap[bit / 32] >> (bit % 32)) & 1u) {
           parents[i] = u;
           levels[i] = depth;
           found = true;
@@ -274,7 +280,10 @@ const std::vector<BfsLevel>& DeviceBfs::run(Index source) {
       }
       comm_.all_gather_bytes(slice, b.bitmap.data(), b.words_per_rank * sizeof(unsigned));
       if (rows > 0) {
-        bottom_up<<<blocks_for(rows), block_threads, 0, stream>>>(
+        const bool aligned =
+            std::uint64_t(n) == b.words_per_rank * 32 * std::uint64_t(comm_.size());
+        (aligned ? bottom_up<true>
+                 : bottom_up<false>)<<<blocks_for(rows), block_threads, 0, stream>>>(
             graph_.row_offsets.data(), graph_.col_indices.data(), rows, graph_.partition,
             b.words_per_rank, b.bitmap.data(), depth, b.parents.data(), b.levels.data(),
             b.next.data(), b.tails.data());
