@@ -5,10 +5,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <grb/distributed/validate.hpp>
+#include <grb/generate.hpp>
 #include <limits>
 #include <vector>
-
-#include <grb/generate.hpp>
 
 #include "distributed/linear_algebra.hpp"
 #include "validate/validate.hpp"
@@ -84,4 +84,66 @@ TEST_CASE("distributed linear-algebra BFS, Bellman-Ford and label propagation") 
     INFO(components.message);
     CHECK(components.ok);
   }
+}
+
+TEST_CASE("distributed validators: SSSP distances and component labels, right and broken") {
+  const Communicator comm = Communicator::world();
+  const auto pattern = grb::dist::kronecker<bool>(comm, 10, 8, 6);
+  const auto weighted = grb::dist::kronecker<double>(comm, 10, 8, 6);
+  const auto dense = [](const grb::Vector<auto>& local, auto absent) {
+    std::vector<decltype(absent)> values;
+    local.extract_dense(values, absent);
+    return values;
+  };
+  const double infinity = std::numeric_limits<double>::infinity();
+  // The last rank with a reached vertex other than the source breaks one value.
+  const auto break_one = [&](auto& values, auto good, auto broken) {
+    std::size_t at = values.size();
+    for (std::size_t i = 0; i < values.size() && at == values.size(); ++i)
+      if (good(values[i], i)) at = i;
+    const bool mine = at < values.size();
+    const std::uint64_t last = comm.max(mine ? std::uint64_t(comm.rank()) + 1 : 0);
+    if (last != 0 && comm.rank() == int(last) - 1) broken(values[at]);
+  };
+
+  for (Index source : {Index{0}, Index{3}}) {  // each reaches most of the graph
+    INFO("source " << source);
+    std::vector<double> distance =
+        dense(grb::dist::sssp_bellman_ford(comm, weighted, source), infinity);
+    const grb::dist::Verdict right = grb::dist::validate_sssp(comm, weighted, source, distance);
+    INFO(right.message);
+    CHECK(right.ok);
+    break_one(
+        distance,
+        [&](double d, std::size_t i) { return std::isfinite(d) && weighted.first() + i != source; },
+        [](double& d) { d *= 1.5; });
+    CHECK_FALSE(grb::dist::validate_sssp(comm, weighted, source, distance).ok);
+  }
+
+  std::vector<Index> label =
+      dense(grb::dist::components_label_propagation(comm, pattern), grb::no_index);
+  const grb::dist::Verdict right = grb::dist::validate_components(comm, pattern, label);
+  INFO(right.message);
+  CHECK(right.ok);
+  // Two components that share a label: an isolated vertex (kron10 has some) takes another's.
+  std::vector<Index> shared = label;
+  break_one(
+      shared,
+      [&](Index l, std::size_t i) {
+        const grb::Csr<bool>& csr = pattern.local.csr();
+        return l == pattern.first() + i && csr.row_offsets[i + 1] == csr.row_offsets[i] &&
+               pattern.first() + i != 0;
+      },
+      [](Index& l) { l = 0; });
+  CHECK_FALSE(grb::dist::validate_components(comm, pattern, shared).ok);
+  // An edge between two labels.
+  std::vector<Index> split = label;
+  break_one(
+      split,
+      [&](Index, std::size_t i) {
+        const grb::Csr<bool>& csr = pattern.local.csr();
+        return csr.row_offsets[i + 1] > csr.row_offsets[i];
+      },
+      [&](Index& l) { l = l == 0 ? 1 : 0; });
+  CHECK_FALSE(grb::dist::validate_components(comm, pattern, split).ok);
 }

@@ -13,6 +13,7 @@
 #include "grb/distributed/bfs_result.hpp"
 #include "grb/distributed/communicator.hpp"
 #include "grb/distributed/graph.hpp"
+#include "grb/distributed/validate.hpp"
 #include "grb/types.hpp"
 
 namespace grb::dist {

@@ -24,6 +24,7 @@
 #include "grb/distributed/bfs_result.hpp"
 #include "grb/distributed/device_communicator.hpp"
 #include "grb/distributed/device_graph.hpp"
+#include "grb/distributed/validate.hpp"
 
 namespace grb::dist {
 

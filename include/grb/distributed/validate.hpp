@@ -1,0 +1,278 @@
+// The validators of distributed results, checked where the data lives: each rank checks its own
+// vertices and their edges, and asks the owners for the values of the other ranks' vertices it
+// needs (two all-to-alls). `comm` is a Communicator (MPI) or a DeviceCommunicator (NCCL): the
+// checks run on the host either way. The graphs are undirected (each edge in both rows), as
+// dist::kronecker builds them. A Verdict's `ok` is the same on every rank; `message` is this
+// rank's first problem.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "grb/distributed/bfs_result.hpp"
+#include "grb/distributed/partition.hpp"
+
+namespace grb::dist {
+
+namespace detail {
+
+/// The values of other ranks' vertices, asked of their owners: add() each vertex whose value is
+/// wanted, then fetch() (collective), then operator() for owned and fetched vertices alike.
+template <class Comm, class T>
+class RemoteValues {
+ public:
+  RemoteValues(const Comm& comm, const BlockPartition& partition, int rank,
+               const std::vector<T>& local)
+      : comm_(comm), partition_(partition), rank_(rank), local_(local), asked_(comm.size()) {}
+
+  void add(Index v) {
+    if (v < partition_.vertices() && partition_.owner(v) != rank_)
+      asked_[partition_.owner(v)].push_back(v);
+  }
+
+  void fetch() {
+    for (std::vector<Index>& ids : asked_) {
+      std::sort(ids.begin(), ids.end());
+      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    }
+    std::vector<std::size_t> from;
+    const std::vector<Index> requests = comm_.all_to_all(asked_, &from);
+    std::vector<std::vector<T>> answers(comm_.size());
+    const Index first = partition_.first(rank_);
+    std::size_t at = 0;
+    for (int r = 0; r < comm_.size(); ++r)
+      for (std::size_t k = 0; k < from[r]; ++k, ++at)
+        answers[r].push_back(local_[requests[at] - first]);
+    replies_ = comm_.all_to_all(answers);  // in the order asked
+    offsets_.assign(comm_.size() + 1, 0);
+    for (int r = 0; r < comm_.size(); ++r) offsets_[r + 1] = offsets_[r] + asked_[r].size();
+  }
+
+  T operator()(Index v) const {
+    const int owner = partition_.owner(v);
+    if (owner == rank_) return local_[v - partition_.first(rank_)];
+    const std::vector<Index>& ids = asked_[owner];
+    return replies_[offsets_[owner] +
+                    std::size_t(std::lower_bound(ids.begin(), ids.end(), v) - ids.begin())];
+  }
+
+ private:
+  const Comm& comm_;
+  const BlockPartition& partition_;
+  int rank_;
+  const std::vector<T>& local_;
+  std::vector<std::vector<Index>> asked_;
+  std::vector<T> replies_;
+  std::vector<std::size_t> offsets_;
+};
+
+/// Records the first problem; ok() agrees over the ranks.
+class Findings {
+ public:
+  void fail(const std::string& message) {
+    if (verdict_.ok) verdict_ = {false, message};
+  }
+  bool ok() const { return verdict_.ok; }
+  template <class Comm>
+  Verdict agreed(const Comm& comm) {
+    verdict_.ok = comm.all(verdict_.ok);
+    if (!verdict_.ok && verdict_.message.empty()) verdict_.message = "another rank found a problem";
+    return verdict_;
+  }
+
+ private:
+  Verdict verdict_;
+};
+
+inline std::string sizes_problem(int rank, const char* what, std::size_t got, Index rows) {
+  return "rank " + std::to_string(rank) + " has " + std::to_string(got) + " " + what + " for " +
+         std::to_string(rows) + " vertices";
+}
+
+}  // namespace detail
+
+/// The Graph500 rules: the source is its own parent at level 0; a reached vertex's parent is a
+/// neighbour one level up; the unreached have neither; an edge from a reached vertex leads to one
+/// reached at most one level further.
+template <class Comm>
+Verdict validate_bfs(const Comm& comm, const Graph<bool>& graph, Index source,
+                     const BfsResult& result) {
+  const Index first = graph.first(), rows = graph.local.nrows(), n = graph.partition.vertices();
+  const Csr<bool>& csr = graph.local.csr();
+  detail::Findings findings;
+  if (result.level.size() != rows || result.parent.size() != rows) {
+    findings.fail(detail::sizes_problem(comm.rank(), "levels and parents",
+                                        std::max(result.level.size(), result.parent.size()), rows));
+    return findings.agreed(comm);
+  }
+  detail::RemoteValues<Comm, std::int32_t> level_of(comm, graph.partition, graph.rank,
+                                                    result.level);
+  for (Index i = 0; i < rows; ++i) {
+    if (result.level[i] < 0) continue;
+    for (Offset e = csr.row_offsets[i]; e < csr.row_offsets[i + 1]; ++e)
+      level_of.add(csr.col_indices[e]);
+    level_of.add(result.parent[i]);
+  }
+  level_of.fetch();
+  const auto name = [](Index v) { return "vertex " + std::to_string(v); };
+  for (Index i = 0; i < rows && findings.ok(); ++i) {
+    const Index v = first + i;
+    const std::int32_t level = result.level[i];
+    const Index parent = result.parent[i];
+    if ((level < 0) != (parent == no_index)) {
+      findings.fail(name(v) + " has level " + std::to_string(level) + " but parent " +
+                    (parent == no_index ? std::string("none") : std::to_string(parent)));
+    } else if (v == source) {
+      if (parent != source || level != 0)
+        findings.fail("the source " + std::to_string(source) + " is not its own parent at level 0");
+    } else if (level >= 0) {
+      if (parent >= n) {
+        findings.fail(name(v) + "'s parent " + std::to_string(parent) + " is not a vertex");
+        continue;
+      }
+      const Index* begin = csr.col_indices.data() + csr.row_offsets[i];
+      const Index* end = csr.col_indices.data() + csr.row_offsets[i + 1];
+      if (!std::binary_search(begin, end, parent))
+        findings.fail("tree edge " + std::to_string(parent) + " - " + std::to_string(v) +
+                      " is not an edge");
+      else if (level_of(parent) != level - 1)
+        findings.fail(name(v) + " is at level " + std::to_string(level) + " but its parent " +
+                      std::to_string(parent) + " at " + std::to_string(level_of(parent)));
+    }
+    if (level < 0) continue;
+    for (Offset e = csr.row_offsets[i]; e < csr.row_offsets[i + 1] && findings.ok(); ++e) {
+      const Index w = csr.col_indices[e];
+      const std::int32_t other = level_of(w);
+      if (other < 0 || other > level + 1)
+        findings.fail("edge " + std::to_string(v) + " - " + std::to_string(w) + " joins level " +
+                      std::to_string(level) + " to " +
+                      (other < 0 ? std::string("unreached") : std::to_string(other)));
+    }
+  }
+  return findings.agreed(comm);
+}
+
+/// Shortest-path distances (infinity where unreached): the source at 0; no edge can shorten a
+/// distance (d[j] <= d[i] + w, within `tolerance` relative); every reached vertex but the
+/// source has an edge that achieves its distance (d[j] = d[i] + w).
+template <class Comm>
+Verdict validate_sssp(const Comm& comm, const Graph<double>& graph, Index source,
+                      const std::vector<double>& distance, double tolerance = 1e-9) {
+  const Index first = graph.first(), rows = graph.local.nrows();
+  const Csr<double>& csr = graph.local.csr();
+  detail::Findings findings;
+  if (distance.size() != rows) {
+    findings.fail(detail::sizes_problem(comm.rank(), "distances", distance.size(), rows));
+    return findings.agreed(comm);
+  }
+  detail::RemoteValues<Comm, double> distance_of(comm, graph.partition, graph.rank, distance);
+  for (Index i = 0; i < rows; ++i)
+    if (std::isfinite(distance[i]))
+      for (Offset e = csr.row_offsets[i]; e < csr.row_offsets[i + 1]; ++e)
+        distance_of.add(csr.col_indices[e]);
+  distance_of.fetch();
+  const auto close = [tolerance](double a, double b) {
+    return std::abs(a - b) <= tolerance * std::max({1.0, std::abs(a), std::abs(b)});
+  };
+  for (Index i = 0; i < rows && findings.ok(); ++i) {
+    const Index v = first + i;
+    const double d = distance[i];
+    if (std::isnan(d) || d < 0) {
+      findings.fail("vertex " + std::to_string(v) + " has distance " + std::to_string(d));
+      continue;
+    }
+    if (v == source && d != 0) findings.fail("the source " + std::to_string(v) + " is not at 0");
+    if (!std::isfinite(d)) continue;
+    bool achieved = v == source;
+    for (Offset e = csr.row_offsets[i]; e < csr.row_offsets[i + 1] && findings.ok(); ++e) {
+      const Index w = csr.col_indices[e];
+      const double through = d + csr.values[e];
+      const double other = distance_of(w);
+      if (other > through && !close(other, through))
+        findings.fail("edge " + std::to_string(v) + " - " + std::to_string(w) + " shortens " +
+                      std::to_string(w) + "'s distance " + std::to_string(other) + " to " +
+                      std::to_string(through));
+      if (std::isfinite(other) && close(d, other + csr.values[e])) achieved = true;
+    }
+    if (findings.ok() && !achieved)
+      findings.fail("no edge achieves vertex " + std::to_string(v) + "'s distance " +
+                    std::to_string(d));
+  }
+  return findings.agreed(comm);
+}
+
+/// Component labels: each label is a vertex, labelled itself; every edge joins equal labels;
+/// and every vertex is reached from a vertex labelled itself (a search from all of them at once
+/// along the edges): so each label's vertices are one whole component, as the single-process
+/// validate::components requires.
+template <class Comm, class T>
+Verdict validate_components(const Comm& comm, const Graph<T>& graph,
+                            const std::vector<Index>& label) {
+  const Index first = graph.first(), rows = graph.local.nrows(), n = graph.partition.vertices();
+  const Csr<T>& csr = graph.local.csr();
+  const BlockPartition& partition = graph.partition;
+  detail::Findings findings;
+  if (label.size() != rows) {
+    findings.fail(detail::sizes_problem(comm.rank(), "labels", label.size(), rows));
+    return findings.agreed(comm);
+  }
+  detail::RemoteValues<Comm, Index> label_of(comm, partition, graph.rank, label);
+  for (Index i = 0; i < rows; ++i) {
+    label_of.add(label[i]);
+    for (Offset e = csr.row_offsets[i]; e < csr.row_offsets[i + 1]; ++e)
+      label_of.add(csr.col_indices[e]);
+  }
+  label_of.fetch();
+  for (Index i = 0; i < rows && findings.ok(); ++i) {
+    const Index v = first + i;
+    if (label[i] >= n) {
+      findings.fail("vertex " + std::to_string(v) + "'s label " + std::to_string(label[i]) +
+                    " is not a vertex");
+      continue;
+    }
+    if (label_of(label[i]) != label[i])
+      findings.fail("vertex " + std::to_string(v) + "'s label " + std::to_string(label[i]) +
+                    " is labelled " + std::to_string(label_of(label[i])));
+    for (Offset e = csr.row_offsets[i]; e < csr.row_offsets[i + 1] && findings.ok(); ++e)
+      if (label_of(csr.col_indices[e]) != label[i])
+        findings.fail("edge " + std::to_string(v) + " - " + std::to_string(csr.col_indices[e]) +
+                      " joins labels " + std::to_string(label[i]) + " and " +
+                      std::to_string(label_of(csr.col_indices[e])));
+  }
+  Verdict verdict = findings.agreed(comm);
+  if (!verdict.ok) return verdict;
+
+  // The search from every vertex labelled itself: with the edges joining equal labels, a vertex
+  // it misses lies in a component that holds no vertex of its label.
+  std::vector<char> reached(rows, 0);
+  std::vector<Index> frontier, next;
+  for (Index i = 0; i < rows; ++i)
+    if (label[i] == first + i) reached[i] = 1, frontier.push_back(first + i);
+  std::vector<std::vector<Index>> send(comm.size());
+  for (;;) {
+    next.clear();
+    for (std::vector<Index>& ids : send) ids.clear();
+    for (Index u : frontier)
+      for (Offset e = csr.row_offsets[u - first]; e < csr.row_offsets[u - first + 1]; ++e) {
+        const Index w = csr.col_indices[e];
+        if (partition.owner(w) != graph.rank)
+          send[partition.owner(w)].push_back(w);
+        else if (!reached[w - first])
+          reached[w - first] = 1, next.push_back(w);
+      }
+    for (Index w : comm.all_to_all(send))
+      if (!reached[w - first]) reached[w - first] = 1, next.push_back(w);
+    if (comm.sum(next.size()) == 0) break;
+    frontier.swap(next);
+  }
+  for (Index i = 0; i < rows && findings.ok(); ++i)
+    if (!reached[i])
+      findings.fail("vertex " + std::to_string(first + i) + " (label " + std::to_string(label[i]) +
+                    ") is not connected to vertex " + std::to_string(label[i]));
+  return findings.agreed(comm);
+}
+
+}  // namespace grb::dist
