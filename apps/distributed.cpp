@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +13,7 @@
 #include "grb/error.hpp"
 
 #if GRB_WITH_MPI
+#include "distributed/linear_algebra.hpp"
 #include "grb/distributed/bfs.hpp"
 #include "grb/distributed/graph.hpp"
 #endif
@@ -41,6 +45,15 @@ Index choose_source(const DistributedOptions& options, Index n, Index first_with
   return first_with_edge;
 }
 
+std::string engine_of(const DistributedOptions& options, const std::vector<std::string>& known) {
+  if (options.engine.empty()) return known.front();
+  if (std::find(known.begin(), known.end(), options.engine) != known.end()) return options.engine;
+  std::string names;
+  for (const std::string& name : known) names += (names.empty() ? "" : ", ") + name;
+  throw InvalidValue("--engine " + options.engine + ": distributed " +
+                     std::string(to_string(options.algorithm)) + " runs " + names);
+}
+
 }  // namespace detail
 
 #if GRB_WITH_MPI
@@ -68,7 +81,8 @@ Index first_with_edge(const dist::Communicator& comm, const dist::Graph<bool>& g
   return static_cast<Index>(n - comm.max(n - mine));
 }
 
-void run_on_cpu_ranks(const DistributedOptions& options) {
+void run_bfs_on_cpu_ranks(const DistributedOptions& options) {
+  detail::engine_of(options, {"top-down"});
   static dist::Environment environment(nullptr, nullptr);
   const dist::Communicator comm = dist::Communicator::world();
   const bool printing = comm.rank() == 0;
@@ -76,7 +90,8 @@ void run_on_cpu_ranks(const DistributedOptions& options) {
   DistributedReport report;
   report.graph = detail::graph_name(options);
   report.backend = "cpu";
-  report.engine = "distributed";
+  report.algorithm = "bfs";
+  report.engine = "distributed-top-down";
   report.ranks = comm.size();
   const auto start = Clock::now();
   const dist::Graph<bool> graph =
@@ -110,14 +125,108 @@ void run_on_cpu_ranks(const DistributedOptions& options) {
                            std::to_string(comm.rank()) + ": " + verdict->message);
 }
 
+/// A rank's part of a result as one value a vertex (`absent` where it has none).
+template <class T>
+std::vector<T> dense(const grb::Vector<T>& local, T absent) {
+  std::vector<T> values;
+  local.extract_dense(values, absent);
+  return values;
+}
+
+/// grb sssp (Bellman-Ford over min.plus) and grb cc (label propagation over min.first) on CPU
+/// ranks: the linear-algebra algorithms of algorithms/distributed, timed and validated.
+void run_linear_algebra_on_cpu_ranks(const DistributedOptions& options) {
+  const bool sssp = options.algorithm == Algorithm::sssp;
+  const std::string engine =
+      detail::engine_of(options, {sssp ? "bellman-ford" : "label-propagation"});
+  static dist::Environment environment(nullptr, nullptr);
+  const dist::Communicator comm = dist::Communicator::world();
+  const bool printing = comm.rank() == 0;
+  DistributedReport report;
+  report.graph = detail::graph_name(options);
+  report.algorithm = sssp ? "sssp" : "cc";
+  report.backend = "cpu";
+  report.engine = "distributed-" + engine;
+  report.ranks = comm.size();
+  const auto start = Clock::now();
+  // SSSP reads the Graph500 weights; CC only the pattern.
+  std::optional<dist::Graph<double>> weighted;
+  std::optional<dist::Graph<bool>> pattern;
+  if (sssp)
+    weighted = dist::kronecker<double>(comm, options.graph.kron_scale, options.graph.edge_factor,
+                                       options.graph.seed);
+  else
+    pattern = dist::kronecker<bool>(comm, options.graph.kron_scale, options.graph.edge_factor,
+                                    options.graph.seed);
+  report.load_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  report.n = sssp ? weighted->partition.vertices() : pattern->partition.vertices();
+  report.m = sssp ? weighted->global_entries : pattern->global_entries;
+  if (sssp) {
+    const Csr<double>& csr = weighted->local.csr();
+    const Index n = report.n;
+    Index mine = n;
+    for (Index i = 0; i < csr.nrows && mine == n; ++i)
+      if (csr.row_offsets[i + 1] > csr.row_offsets[i]) mine = weighted->first() + i;
+    report.source = detail::choose_source(options, n, static_cast<Index>(n - comm.max(n - mine)));
+  }
+  if (printing) print_graph_line(report, options.json);
+
+  std::vector<double> distance;
+  std::vector<Index> label;
+  for (int r = -1; r < options.runs; ++r) {  // one warm-up
+    const auto begin = Clock::now();
+    if (sssp)
+      distance = dense(dist::sssp_bellman_ford(comm, *weighted, report.source),
+                       std::numeric_limits<double>::infinity());
+    else
+      label = dense(dist::components_label_propagation(comm, *pattern), no_index);
+    if (r >= 0)
+      report.times.push_back(
+          std::chrono::duration<double, std::milli>(Clock::now() - begin).count());
+  }
+  std::sort(report.times.begin(), report.times.end());
+  std::optional<dist::Verdict> verdict;
+  if (sssp) {
+    const Csr<double>& csr = weighted->local.csr();
+    std::uint64_t entries = 0, reached = 0;
+    double farthest = 0;
+    for (Index i = 0; i < csr.nrows; ++i)
+      if (std::isfinite(distance[i])) {
+        ++reached;
+        entries += csr.row_offsets[i + 1] - csr.row_offsets[i];
+        farthest = std::max(farthest, distance[i]);
+      }
+    report.edges = static_cast<double>(comm.sum(entries)) / 2;
+    report.reached = comm.sum(reached);
+    report.farthest = comm.max_real(farthest);
+    if (options.validate) verdict = dist::validate_sssp(comm, *weighted, report.source, distance);
+  } else {
+    std::uint64_t roots = 0;
+    for (Index i = 0; i < label.size(); ++i) roots += label[i] == pattern->first() + i;
+    report.components = comm.sum(roots);
+    report.edges = static_cast<double>(report.m) / 2;
+    if (options.validate) verdict = dist::validate_components(comm, *pattern, label);
+  }
+  if (verdict) report.validated = verdict->ok;
+  if (printing) print_report(report, options.json);
+  if (verdict && !verdict->ok)
+    throw ValidationFailed("distributed " + report.algorithm + " failed validation on rank " +
+                           std::to_string(comm.rank()) + ": " + verdict->message);
+}
+
 }  // namespace
 #endif
 
 void run_distributed(const DistributedOptions& options) {
-  if (options.algorithm != Algorithm::bfs || options.graph.kron_scale == 0)
+  if (options.graph.kron_scale == 0)
     throw InvalidValue(
-        "distributed, grb runs bfs on --kron graphs (this version): run other commands and "
-        "graphs on one GPU or CPU, without mpirun or --gpus");
+        "distributed, grb runs on --kron graphs (this version): run graph files on one GPU or "
+        "CPU, without mpirun or --gpus");
+  if (options.algorithm != Algorithm::bfs && (options.gpus > 0 || options.cuda))
+    throw InvalidValue("on GPU ranks, grb runs bfs (this version); " +
+                       std::string(to_string(options.algorithm)) +
+                       " runs on CPU ranks: mpirun -np P grb " +
+                       std::string(to_string(options.algorithm)) + " --kron S");
   if (options.gpus > 0) {
     if (launched_by_mpi())
       throw InvalidValue(
@@ -127,7 +236,10 @@ void run_distributed(const DistributedOptions& options) {
   }
   if (options.cuda) return detail::run_on_gpu_ranks_under_mpi(options);
 #if GRB_WITH_MPI
-  run_on_cpu_ranks(options);
+  if (options.algorithm == Algorithm::bfs)
+    run_bfs_on_cpu_ranks(options);
+  else
+    run_linear_algebra_on_cpu_ranks(options);
 #else
   throw BackendUnavailable(
       "this grb was built without MPI (libopenmpi-dev): it cannot run under mpirun");

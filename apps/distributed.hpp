@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "graph_input.hpp"
 #include "runner.hpp"
@@ -26,12 +27,15 @@ struct DistributedOptions {
   bool json = false;
   bool cuda = false;  // under mpirun: GPU ranks rather than CPU ranks
   int gpus = 0;       // > 0: that many GPU ranks in this process, without a launcher
-  /// GPU ranks: direction-optimized (bottom-up levels where they pay) or top-down (seed 004).
-  std::string engine = "direction-optimized";
+  /// --engine as given (empty: the default). BFS on GPU ranks: direction-optimized (the
+  /// default) or top-down (seed 004); on CPU ranks: top-down. SSSP: bellman-ford. CC:
+  /// label-propagation.
+  std::string engine;
 };
 
-/// Runs the algorithm on the ranks of the launch (or options.gpus GPUs). BFS on a generated
-/// Kronecker graph for now; anything else is an InvalidValue that says what runs distributed.
+/// Runs the algorithm on the ranks of the launch (or options.gpus GPUs), on a generated Kronecker
+/// graph: BFS on CPU or GPU ranks, SSSP and CC on CPU ranks (this version); anything else is an
+/// InvalidValue that says what runs distributed.
 void run_distributed(const DistributedOptions& options);
 
 namespace detail {
@@ -39,6 +43,8 @@ namespace detail {
 std::string graph_name(const DistributedOptions& options);
 /// options.source, checked against the graph's n; `first_with_edge` otherwise.
 Index choose_source(const DistributedOptions& options, Index n, Index first_with_edge);
+/// options.engine, or `fallback` when none was given; InvalidValue unless it is one of `known`.
+std::string engine_of(const DistributedOptions& options, const std::vector<std::string>& known);
 /// The GPU ranks (apps/distributed_gpu.cpp): in threads of this process, or under mpirun.
 void run_on_gpus(const DistributedOptions& options);
 void run_on_gpu_ranks_under_mpi(const DistributedOptions& options);

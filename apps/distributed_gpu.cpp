@@ -34,7 +34,8 @@ void run_gpu_rank(const dist::DeviceCommunicator& comm, const DistributedOptions
   DistributedReport report;
   report.graph = graph_name(options);
   report.backend = "cuda";
-  report.engine = "distributed-" + options.engine;
+  const std::string engine = engine_of(options, {"direction-optimized", "top-down"});
+  report.engine = "distributed-" + engine;
   report.ranks = comm.size();
   comm.sum(0);  // the ranks start the clock together
   const auto start = Clock::now();
@@ -47,8 +48,7 @@ void run_gpu_rank(const dist::DeviceCommunicator& comm, const DistributedOptions
   report.source = choose_source(options, report.n, dist::first_vertex_with_edge(comm, graph));
   if (printing) print_graph_line(report, options.json);
 
-  dist::DeviceBfs bfs(comm, graph,
-                      {.direction_optimizing = options.engine == "direction-optimized"});
+  dist::DeviceBfs bfs(comm, graph, {.direction_optimizing = engine == "direction-optimized"});
   bfs.run(report.source);  // warm-up
   for (int r = 0; r < options.runs; ++r) {
     const auto begin = Clock::now();
@@ -69,23 +69,17 @@ void run_gpu_rank(const dist::DeviceCommunicator& comm, const DistributedOptions
                            std::to_string(comm.rank()) + ": " + verdict->message);
 }
 
-void check_engine(const DistributedOptions& options) {
-  if (options.engine != "direction-optimized" && options.engine != "top-down")
-    throw InvalidValue("--engine " + options.engine +
-                       ": the GPU ranks run direction-optimized (the default) or top-down");
-}
-
 }  // namespace
 
 void run_on_gpus(const DistributedOptions& options) {
-  check_engine(options);
+  engine_of(options, {"direction-optimized", "top-down"});
   dist::run_on_devices(options.gpus,
                        [&](dist::DeviceCommunicator& comm) { run_gpu_rank(comm, options); });
 }
 
 void run_on_gpu_ranks_under_mpi(const DistributedOptions& options) {
 #if GRB_WITH_MPI
-  check_engine(options);
+  engine_of(options, {"direction-optimized", "top-down"});
   static dist::Environment environment(nullptr, nullptr);
   const dist::DeviceCommunicator comm = dist::connect_devices(dist::Communicator::world());
   ContextScope scope(comm.context());

@@ -12,7 +12,8 @@ void print_graph_line(const DistributedReport& report, bool json) {
   std::cout << "graph " << report.graph << ": n " << grouped(report.n) << ", m "
             << grouped(report.m) << " (undirected), built on " << report.ranks << " "
             << (report.backend == "cuda" ? "GPU" : "CPU") << " rank(s) in "
-            << fixed(report.load_ms, 1) << " ms\nsource " << report.source << "\n";
+            << fixed(report.load_ms, 1) << " ms\n";
+  if (report.algorithm != "cc") std::cout << "source " << report.source << "\n";
 }
 
 void print_report(const DistributedReport& report, bool json) {
@@ -29,30 +30,31 @@ void print_report(const DistributedReport& report, bool json) {
                         {"pairs_found", level.pairs_found},
                         {"pairs_sent", level.pairs_sent},
                         {"bottom_up", level.bottom_up}});
-    std::cout << nlohmann::ordered_json{{"graph", report.graph},
-                                        {"n", report.n},
-                                        {"m", report.m},
-                                        {"algorithm", "bfs"},
-                                        {"engine", report.engine},
-                                        {"backend", report.backend},
-                                        {"ranks", report.ranks},
-                                        {"source", report.source},
-                                        {"runs", report.times.size()},
-                                        {"ms", median},
-                                        {"load_ms", report.load_ms},
-                                        {"edges", report.edges},
-                                        {"teps", teps},
-                                        {"validated",
-                                         report.validated
-                                             ? nlohmann::ordered_json(*report.validated)
-                                             : nlohmann::ordered_json(nullptr)},
-                                        {"reached", report.reached},
-                                        {"depth", depth},
-                                        {"pairs_found", found},
-                                        {"pairs_sent", sent},
-                                        {"per_level", levels}}
-                     .dump()
-              << std::endl;
+    nlohmann::ordered_json record{{"graph", report.graph},   {"n", report.n},
+                                  {"m", report.m},           {"algorithm", report.algorithm},
+                                  {"engine", report.engine}, {"backend", report.backend},
+                                  {"ranks", report.ranks}};
+    if (report.algorithm != "cc") record["source"] = report.source;
+    record["runs"] = report.times.size();
+    record["ms"] = median;
+    record["load_ms"] = report.load_ms;
+    record["edges"] = report.edges;
+    record["teps"] = teps;
+    record["validated"] = report.validated ? nlohmann::ordered_json(*report.validated)
+                                           : nlohmann::ordered_json(nullptr);
+    if (report.algorithm == "cc") {
+      record["components"] = report.components;
+    } else {
+      record["reached"] = report.reached;
+      if (report.algorithm == "sssp") record["farthest"] = report.farthest;
+    }
+    if (report.algorithm == "bfs") {
+      record["depth"] = depth;
+      record["pairs_found"] = found;
+      record["pairs_sent"] = sent;
+      record["per_level"] = levels;
+    }
+    std::cout << record.dump() << std::endl;
     return;
   }
   const std::string validated = report.validated ? (*report.validated ? "yes" : "FAILED") : "-";
@@ -63,10 +65,19 @@ void print_report(const DistributedReport& report, bool json) {
                {"ms", Table::Align::right},
                {"GTEPS", Table::Align::right},
                {"validated"}});
-  table.add({"bfs", report.backend, report.engine, std::to_string(report.ranks), fixed(median, 3),
-             fixed(teps / 1e9, 4), validated});
+  table.add({report.algorithm, report.backend, report.engine, std::to_string(report.ranks),
+             fixed(median, 3), fixed(teps / 1e9, 4), validated});
   std::cout << "median of " << report.times.size() << " runs after one warm-up\n";
   table.print(std::cout);
+  if (report.algorithm == "cc") {
+    std::cout << "result: " << grouped(report.components) << " components\n";
+    return;
+  }
+  if (report.algorithm == "sssp") {
+    std::cout << "result: reached " << grouped(report.reached) << " of " << grouped(report.n)
+              << " vertices, farthest at " << report.farthest << "\n";
+    return;
+  }
   std::cout << "result: reached " << grouped(report.reached) << " of " << grouped(report.n)
             << " vertices, depth " << depth << " (" << pulled << " level(s) bottom-up)\n"
             << "exchange: " << grouped(found) << " (vertex, parent) pairs for other ranks, "

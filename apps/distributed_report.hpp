@@ -1,5 +1,5 @@
-// What a distributed `grb bfs` prints (rank 0 only): the table or one JSON object, the same for
-// CPU ranks over MPI and GPU ranks over NCCL.
+// What a distributed `grb bfs|sssp|cc` prints (rank 0 only): the table or one JSON object, the same
+// for CPU ranks over MPI and GPU ranks over NCCL.
 #pragma once
 
 #include <cstdint>
@@ -13,19 +13,22 @@
 namespace grb::app {
 
 struct DistributedReport {
-  std::string graph;  // kron-S
+  std::string algorithm = "bfs";  // bfs, sssp or cc
+  std::string graph;              // kron-S
   Index n = 0;
   std::uint64_t m = 0;  // stored entries over all ranks (each undirected edge twice)
   std::string backend;  // cpu or cuda
-  std::string engine;   // distributed (CPU ranks) or distributed-gpu
+  std::string engine;   // distributed-ENGINE
   int ranks = 1;
   Index source = 0;
   std::vector<double> times;  // ms, one a timed run, sorted
   double load_ms = 0;         // the distributed construction (Graph500 kernel 1)
-  double edges = 0;           // input edges the search covered (the TEPS numerator)
+  double edges = 0;           // input edges covered (TEPS numerator; cc: every edge)
   std::optional<bool> validated;
   std::uint64_t reached = 0;
-  std::vector<dist::BfsLevel> levels;
+  std::vector<dist::BfsLevel> levels;  // bfs
+  double farthest = 0;                 // sssp: the largest finite distance
+  std::uint64_t components = 0;        // cc
 };
 
 /// The graph line, printed before the searches (nothing with --json).

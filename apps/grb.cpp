@@ -3,12 +3,12 @@
 // Exit status: 0 success; 1 a runtime error (one line on stderr, "grb: error: what and where");
 // 2 a usage error (CLI11's message).
 #include <CLI/CLI.hpp>
-
 #include <exception>
 #include <iostream>
 #include <string>
 
 #include "commands/commands.hpp"
+#include "distributed.hpp"
 #include "grb/error.hpp"
 #include "grb/kernel_loading.hpp"
 
@@ -41,6 +41,14 @@ int main(int argc, char** argv) {
   grb::app::add_bench_command(app);
 
   try {
+    // Under mpirun every rank runs this program: the distributed commands share the work, and
+    // any other would run whole on every rank.
+    if (grb::app::launched_by_mpi() && argc > 1 && argv[1][0] != '-') {
+      const std::string command = argv[1];
+      if (command != "bfs" && command != "sssp" && command != "cc")
+        throw grb::InvalidValue("grb " + command +
+                                " does not run distributed: under mpirun, run bfs, sssp or cc");
+    }
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     // --help and --version are "errors" with exit code 0; every other one is a usage error.

@@ -211,8 +211,11 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
   }
   if (algorithm == Algorithm::sssp) {
     options->engine = "bellman-ford";
-    command->add_option("--engine", options->engine, "SSSP engine (see `grb engines`)")
-        ->default_str("bellman-ford");
+    command
+        ->add_option("--engine", options->engine,
+                     "SSSP engine (see `grb engines`); distributed: bellman-ford")
+        ->default_str("bellman-ford")
+        ->each([options](const std::string&) { options->engine_given = true; });
     command
         ->add_option("--delta", options->delta,
                      "bucket width of delta-stepping and near-far (default: 128 x mean length / "
@@ -223,8 +226,10 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
     options->engine = "fastsv";
     command
         ->add_option("--engine", options->engine,
-                     "connected-components engine (see `grb engines`)")
-        ->default_str("fastsv");
+                     "connected-components engine (see `grb engines`); distributed: "
+                     "label-propagation")
+        ->default_str("fastsv")
+        ->each([options](const std::string&) { options->engine_given = true; });
   }
   command->add_option("--runs", options->runs, "timed runs after one warm-up; the median is reported")
       ->check(CLI::Range(1, 1000))

@@ -64,6 +64,12 @@ std::uint64_t Communicator::max(std::uint64_t value) const {
   return result;
 }
 
+double Communicator::max_real(double value) const {
+  double result = 0;
+  check(MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
+  return result;
+}
+
 bool Communicator::all(bool value) const {
   int mine = value ? 1 : 0, result = 0;
   check(MPI_Allreduce(&mine, &result, 1, MPI_INT, MPI_LAND, comm_), "MPI_Allreduce");

@@ -43,6 +43,7 @@ class Communicator {
   /// The sum, and the maximum, over the ranks (every rank gets it).
   std::uint64_t sum(std::uint64_t value) const;
   std::uint64_t max(std::uint64_t value) const;
+  double max_real(double value) const;
   /// Whether `value` is true on every rank.
   bool all(bool value) const;
   /// Copies `bytes` bytes at `data` from rank `root` to every rank.
