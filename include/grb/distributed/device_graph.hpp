@@ -14,8 +14,8 @@ namespace grb::dist {
 struct DeviceGraph {
   BlockPartition partition{0, 1};
   int rank = 0;
-  detail::Array<Offset> row_offsets;  // count(rank) + 1 entries, on the rank's GPU
-  detail::Array<Index> col_indices;   // global ids, ascending within a row
+  grb::detail::Array<Offset> row_offsets;  // count(rank) + 1 entries, on the rank's GPU
+  grb::detail::Array<Index> col_indices;   // global ids, ascending within a row
   /// Edges stored on every rank together (each undirected edge twice).
   std::uint64_t global_entries = 0;
 

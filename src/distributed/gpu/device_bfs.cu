@@ -206,7 +206,7 @@ DeviceBfs::DeviceBfs(const DeviceCommunicator& comm, const DeviceGraph& graph, B
   b.tails = device_array<unsigned long long>(counters);
   std::vector<std::uint64_t> firsts(std::size_t(comm.size()) + 1);
   for (int r = 0; r <= comm.size(); ++r) firsts[r] = graph.partition.first(r);
-  b.firsts = detail::Array<std::uint64_t>::from(firsts, Backend::cuda);
+  b.firsts = grb::detail::Array<std::uint64_t>::from(firsts, Backend::cuda);
   b.bounds = device_array<std::uint64_t>(firsts.size());
   if (options.direction_optimizing) {
     b.words_per_rank =

@@ -29,7 +29,7 @@ void check_nccl(ncclResult_t status, const char* call, ncclComm_t comm = nullptr
 
 template <class T>
 detail::Array<T> device_copy(const std::vector<T>& values) {
-  return detail::Array<T>::from(std::span<const T>(values.data(), values.size()), Backend::cuda);
+  return grb::detail::Array<T>::from(std::span<const T>(values.data(), values.size()), Backend::cuda);
 }
 
 }  // namespace
@@ -152,9 +152,9 @@ std::vector<std::uint64_t> DeviceCommunicator::exchange_counts(
   if (send_counts.size() != std::size_t(size()))
     throw InvalidValue("exchange_counts: " + std::to_string(send_counts.size()) + " counts for " +
                        std::to_string(size()) + " ranks");
-  detail::ContextSwitch use(state_->context.state());
-  detail::Array<std::uint64_t> out = device_copy(send_counts);
-  detail::Array<std::uint64_t> in(send_counts.size(), Backend::cuda);
+  grb::detail::ContextSwitch use(state_->context.state());
+  grb::detail::Array<std::uint64_t> out = device_copy(send_counts);
+  grb::detail::Array<std::uint64_t> in(send_counts.size(), Backend::cuda);
   check_nccl(ncclAlltoAll(out.data(), in.data(), 1, ncclUint64, state_->comm, state_->stream()),
              "ncclAlltoAll", state_->comm);
   state_->synchronize();
@@ -163,8 +163,8 @@ std::vector<std::uint64_t> DeviceCommunicator::exchange_counts(
 
 std::vector<std::uint64_t> DeviceCommunicator::sum(const std::vector<std::uint64_t>& values) const {
   if (values.empty()) return {};
-  detail::ContextSwitch use(state_->context.state());
-  detail::Array<std::uint64_t> buffer = device_copy(values);
+  grb::detail::ContextSwitch use(state_->context.state());
+  grb::detail::Array<std::uint64_t> buffer = device_copy(values);
   check_nccl(ncclAllReduce(buffer.data(), buffer.data(), values.size(), ncclUint64, ncclSum,
                            state_->comm, state_->stream()),
              "ncclAllReduce", state_->comm);
@@ -173,8 +173,8 @@ std::vector<std::uint64_t> DeviceCommunicator::sum(const std::vector<std::uint64
 }
 
 std::uint64_t DeviceCommunicator::max(std::uint64_t value) const {
-  detail::ContextSwitch use(state_->context.state());
-  detail::Array<std::uint64_t> buffer = device_copy(std::vector{value});
+  grb::detail::ContextSwitch use(state_->context.state());
+  grb::detail::Array<std::uint64_t> buffer = device_copy(std::vector{value});
   check_nccl(ncclAllReduce(buffer.data(), buffer.data(), 1, ncclUint64, ncclMax, state_->comm,
                            state_->stream()),
              "ncclAllReduce", state_->comm);
@@ -197,9 +197,9 @@ std::vector<std::uint8_t> DeviceCommunicator::all_to_all_host(
   std::uint64_t total = 0;
   for (std::uint64_t count : receive_counts) total += count;
   if (from) from->assign(receive_counts.begin(), receive_counts.end());
-  detail::ContextSwitch use(state_->context.state());
-  detail::Array<std::uint8_t> out = device_copy(packed);
-  detail::Array<std::uint8_t> in(total * item_bytes, Backend::cuda);
+  grb::detail::ContextSwitch use(state_->context.state());
+  grb::detail::Array<std::uint8_t> out = device_copy(packed);
+  grb::detail::Array<std::uint8_t> in(total * item_bytes, Backend::cuda);
   all_to_all_bytes(out.data(), send_counts, in.data(), receive_counts, item_bytes);
   state_->synchronize();
   return in.to_vector();

@@ -65,7 +65,7 @@ Graph<bool> DeviceGraph::to_host() const {
   graph.partition = partition;
   graph.rank = rank;
   graph.global_entries = global_entries;
-  detail::Array<bool> values(col_indices.size(), Backend::cpu);
+  grb::detail::Array<bool> values(col_indices.size(), Backend::cpu);
   std::fill(values.begin(), values.end(), true);
   graph.local = Matrix<bool>(Csr<bool>{rows(), partition.vertices(), row_offsets.to(Backend::cpu),
                                        col_indices.to(Backend::cpu), std::move(values)});
