@@ -114,6 +114,26 @@ Graph read_graph(const std::filesystem::path& path, const ReadOptions& options =
 Graph read_matrix_market_graph(const std::filesystem::path& path, const ReadOptions& options = {});
 Matrix<double> read_matrix_market(const std::filesystem::path& path);
 
+/// One part of a Matrix Market file's entries, for ranks that share a file (the distributed
+/// layer): the text after the size line, cut at line ends into `parts` pieces of about equal
+/// bytes, and piece `part` parsed. The banner and size line are checked as read_matrix_market
+/// checks them (a ParseError alike on every part).
+struct MatrixMarketPart {
+  Index nrows = 0, ncols = 0;
+  std::uint64_t declared_entries = 0;  // the size line's count
+  std::uint64_t lines = 0;             // entry lines in this part
+  bool weighted = false;               // the field is not pattern
+  bool symmetric = false;              // (skew-)symmetric: each entry's mirror follows it
+  /// False when the part holds a line that this fast parse does not take (a malformed entry,
+  /// or a value out of double's range), or the file is compressed: read it whole
+  /// (read_matrix_market_graph), which reports a problem at its line.
+  bool parsed = false;
+  std::vector<Index> rows, cols;  // 0-based
+  std::vector<double> values;     // empty for pattern files
+};
+MatrixMarketPart read_matrix_market_part(const std::filesystem::path& path, std::size_t part,
+                                         std::size_t parts);
+
 /// Edge lists: one `source destination [weight]` per line, separated by spaces, tabs or
 /// commas; lines starting with '#' or '%' are comments; CRLF line ends are fine. Ids are
 /// non-negative integers and keep their meaning: while the largest id is below 2^32-1 and

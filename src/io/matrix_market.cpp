@@ -311,17 +311,25 @@ bool parse_entries_in_parallel(const LineReader& reader, const Header& header, I
   return true;
 }
 
-}  // namespace
+/// What precedes the entries.
+struct Preamble {
+  Header header;
+  Index nrows = 0, ncols = 0;
+  std::uint64_t entries = 0;
+};
 
-Graph read_matrix_market_graph(const std::filesystem::path& path, const ReadOptions& options) {
-  LineReader reader(path, options.progress);
+/// The banner and the size line, checked; `reader` is left at the first entry line.
+Preamble read_preamble(LineReader& reader) {
+  Preamble preamble;
   const Header header = parse_banner(reader);
+  preamble.header = header;
 
   std::string_view line;
   if (!next_content_line(reader, line))
     reader.fail("missing size line 'ROWS COLUMNS ENTRIES' after the banner");
-  Index nrows = 0, ncols = 0;
-  std::uint64_t entries = 0;
+  Index& nrows = preamble.nrows;
+  Index& ncols = preamble.ncols;
+  std::uint64_t& entries = preamble.entries;
   {
     FieldSplitter fields(line, false);
     std::string_view rows_field, cols_field, entries_field, extra;
@@ -346,6 +354,18 @@ Graph read_matrix_market_graph(const std::filesystem::path& path, const ReadOpti
     reader.fail("the size line declares " + std::to_string(entries) + " entries, more than a " +
                 std::to_string(reader.file_bytes()) +
                 "-byte file can hold (each entry line takes at least 4 bytes)");
+  return preamble;
+}
+
+}  // namespace
+
+Graph read_matrix_market_graph(const std::filesystem::path& path, const ReadOptions& options) {
+  LineReader reader(path, options.progress);
+  const Preamble preamble = read_preamble(reader);
+  const Header& header = preamble.header;
+  const Index nrows = preamble.nrows, ncols = preamble.ncols;
+  const std::uint64_t entries = preamble.entries;
+  const bool mirrored = header.symmetry != Symmetry::general;
   // Row offsets, and per stored entry its tuple while parsing plus its CSR slot (an index and a
   // value each), mirrored entries twice: known before anything is read.
   const std::uint64_t stored = entries * (mirrored ? 2 : 1);
@@ -379,6 +399,44 @@ Graph read_matrix_market_graph(const std::filesystem::path& path, const ReadOpti
   graph.weighted = header.field != Field::pattern;
   graph.name = detail::graph_name(path);
   return graph;
+}
+
+MatrixMarketPart read_matrix_market_part(const std::filesystem::path& path, std::size_t part,
+                                         std::size_t parts) {
+  if (parts == 0 || part >= parts)
+    throw InvalidValue("read_matrix_market_part: part " + std::to_string(part) + " of " +
+                       std::to_string(parts));
+  LineReader reader(path, false);
+  const Preamble preamble = read_preamble(reader);
+  const Header& header = preamble.header;
+  MatrixMarketPart result;
+  result.nrows = preamble.nrows;
+  result.ncols = preamble.ncols;
+  result.declared_entries = preamble.entries;
+  result.weighted = header.field != Field::pattern;
+  result.symmetric = header.symmetry != Symmetry::general;
+  if (reader.compressed()) return result;  // no byte ranges in a compressed stream
+  const detail::MappedText mapped(reader.file_name(), reader.offset());
+  const std::vector<std::string_view> pieces = detail::split_at_lines(mapped.text(), parts);
+  if (part >= pieces.size()) {  // less text than parts: this part is empty
+    result.parsed = true;
+    return result;
+  }
+  result.lines = detail::count_content_lines(pieces[part], "%");
+  const std::uint64_t slots = result.lines * (result.symmetric ? 2 : 1);
+  grb::detail::check_host_memory(static_cast<std::size_t>(slots * 16),
+                                 "part " + std::to_string(part) + " of " + std::to_string(parts) +
+                                     " of " + reader.file_name());
+  result.rows.resize(static_cast<std::size_t>(slots));
+  result.cols.resize(result.rows.size());
+  if (result.weighted) result.values.resize(result.rows.size());
+  EntrySlots out{result.rows.data(), result.cols.data(),
+                 result.weighted ? result.values.data() : nullptr};
+  result.parsed = parse_piece(pieces[part], header, result.nrows, result.ncols, out);
+  result.rows.resize(static_cast<std::size_t>(out.written));
+  result.cols.resize(result.rows.size());
+  if (result.weighted) result.values.resize(result.rows.size());
+  return result;
 }
 
 Matrix<double> read_matrix_market(const std::filesystem::path& path) {
