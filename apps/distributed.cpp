@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <string>
@@ -11,11 +12,13 @@
 
 #include "distributed_report.hpp"
 #include "grb/error.hpp"
+#include "grb/io.hpp"
 
 #if GRB_WITH_MPI
 #include "distributed/linear_algebra.hpp"
 #include "grb/distributed/bfs.hpp"
 #include "grb/distributed/graph.hpp"
+#include "grb/distributed/read_graph.hpp"
 #endif
 
 namespace grb::app {
@@ -29,7 +32,8 @@ bool launched_by_mpi() {
 namespace detail {
 
 std::string graph_name(const DistributedOptions& options) {
-  return "kron-" + std::to_string(options.graph.kron_scale);
+  if (options.graph.kron_scale > 0) return "kron-" + std::to_string(options.graph.kron_scale);
+  return std::filesystem::path(options.graph.file).filename().string();
 }
 
 Index choose_source(const DistributedOptions& options, Index n, Index first_with_edge) {
@@ -60,6 +64,15 @@ std::string engine_of(const DistributedOptions& options, const std::vector<std::
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// The graph, generated or read from a Matrix Market file by every rank at once.
+template <class T>
+dist::Graph<T> load(const dist::Communicator& comm, const DistributedOptions& options) {
+  if (options.graph.kron_scale > 0)
+    return dist::kronecker<T>(comm, options.graph.kron_scale, options.graph.edge_factor,
+                              options.graph.seed);
+  return dist::read_matrix_market<T>(comm, options.graph.file);
+}
 
 /// The input edges the search covered (each undirected edge once): Graph500's TEPS numerator.
 double input_edges(const dist::Communicator& comm, const dist::Graph<bool>& graph,
@@ -94,8 +107,7 @@ void run_bfs_on_cpu_ranks(const DistributedOptions& options) {
   report.engine = "distributed-top-down";
   report.ranks = comm.size();
   const auto start = Clock::now();
-  const dist::Graph<bool> graph =
-      dist::kronecker(comm, options.graph.kron_scale, options.graph.edge_factor, options.graph.seed);
+  const dist::Graph<bool> graph = load<bool>(comm, options);
   report.load_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   report.n = graph.partition.vertices();
   report.m = graph.global_entries;
@@ -153,11 +165,9 @@ void run_linear_algebra_on_cpu_ranks(const DistributedOptions& options) {
   std::optional<dist::Graph<double>> weighted;
   std::optional<dist::Graph<bool>> pattern;
   if (sssp)
-    weighted = dist::kronecker<double>(comm, options.graph.kron_scale, options.graph.edge_factor,
-                                       options.graph.seed);
+    weighted = load<double>(comm, options);
   else
-    pattern = dist::kronecker<bool>(comm, options.graph.kron_scale, options.graph.edge_factor,
-                                    options.graph.seed);
+    pattern = load<bool>(comm, options);
   report.load_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   report.n = sssp ? weighted->partition.vertices() : pattern->partition.vertices();
   report.m = sssp ? weighted->global_entries : pattern->global_entries;
@@ -218,10 +228,16 @@ void run_linear_algebra_on_cpu_ranks(const DistributedOptions& options) {
 #endif
 
 void run_distributed(const DistributedOptions& options) {
-  if (options.graph.kron_scale == 0)
-    throw InvalidValue(
-        "distributed, grb runs on --kron graphs (this version): run graph files on one GPU or "
-        "CPU, without mpirun or --gpus");
+  if (options.graph.kron_scale == 0) {
+    const bool matrix_market = options.graph.format == "mtx" ||
+                               (options.graph.format == "auto" && !options.graph.file.empty() &&
+                                io::detect_format(options.graph.file) == io::Format::matrix_market);
+    if (!matrix_market)
+      throw InvalidValue(
+          "distributed, grb reads Matrix Market files and generates --kron graphs (this "
+          "version): convert the graph with `grb convert IN OUT.mtx`, or run without mpirun and "
+          "--gpus");
+  }
   if (options.algorithm != Algorithm::bfs && (options.gpus > 0 || options.cuda))
     throw InvalidValue("on GPU ranks, grb runs bfs (this version); " +
                        std::string(to_string(options.algorithm)) +

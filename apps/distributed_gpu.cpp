@@ -11,6 +11,7 @@
 #include "grb/deferred.hpp"
 #include "grb/distributed/device_bfs.hpp"
 #include "grb/distributed/device_graph.hpp"
+#include "grb/distributed/read_graph.hpp"
 #if GRB_WITH_MPI
 #include "grb/distributed/connect_devices.hpp"
 #endif
@@ -39,8 +40,12 @@ void run_gpu_rank(const dist::DeviceCommunicator& comm, const DistributedOptions
   report.ranks = comm.size();
   comm.sum(0);  // the ranks start the clock together
   const auto start = Clock::now();
-  const dist::DeviceGraph graph = dist::kronecker_on_devices(
-      comm, options.graph.kron_scale, options.graph.edge_factor, options.graph.seed);
+  // Generated on the GPUs, or read by every rank from its part of the file and copied over.
+  const dist::DeviceGraph graph =
+      options.graph.kron_scale > 0
+          ? dist::kronecker_on_devices(comm, options.graph.kron_scale, options.graph.edge_factor,
+                                       options.graph.seed)
+          : dist::to_device(dist::read_matrix_market<bool>(comm, options.graph.file));
   comm.sum(0);  // ... and stop it once every rank has its rows
   report.load_ms = elapsed_ms(start);
   report.n = graph.partition.vertices();
