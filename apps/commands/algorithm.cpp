@@ -193,29 +193,30 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
                      ".graph and .tntp files); default: the LDBC source, else the first vertex with an out-edge")
         ->each([options](const std::string&) { options->source_given = true; });
   }
+  // --engine: its default here, and what a distributed run takes (engine_given tells them apart).
+  const auto add_engine = [&](const std::string& what, const std::string& fallback,
+                              const std::string& distributed) {
+    options->engine = fallback;
+    command
+        ->add_option("--engine", options->engine,
+                     what + " (see `grb engines`); distributed: " + distributed)
+        ->default_str(fallback)
+        ->each([options](const std::string&) { options->engine_given = true; });
+  };
   command->add_option("--backend", options->backend, "cpu, cuda, or all available backends")
       ->check(CLI::IsMember({"cpu", "cuda", "all"}))
       ->default_str("all");
   if (algorithm == Algorithm::bfs) {
+    add_engine("BFS engine", "linalg", "direction-optimized (default) or top-down");
     command
-        ->add_option("--engine", options->engine,
-                     "BFS engine (see `grb engines`); distributed: direction-optimized (default) "
-                     "or top-down")
-        ->default_str("linalg")
-        ->each([options](const std::string&) { options->engine_given = true; });
-    command
-        ->add_option("--gpus", options->gpus,
-                     "run distributed on this many GPUs of this machine, one rank a GPU over NCCL "
-                     "(--kron graphs); under mpirun, --backend cuda runs one GPU rank a process")
+        ->add_option(
+            "--gpus", options->gpus,
+            "run distributed on this many GPUs of this machine, one rank a GPU over NCCL "
+            "(--kron or .mtx graphs); under mpirun, --backend cuda runs one GPU rank a process")
         ->check(CLI::Range(1, 1024));
   }
   if (algorithm == Algorithm::sssp) {
-    options->engine = "bellman-ford";
-    command
-        ->add_option("--engine", options->engine,
-                     "SSSP engine (see `grb engines`); distributed: bellman-ford")
-        ->default_str("bellman-ford")
-        ->each([options](const std::string&) { options->engine_given = true; });
+    add_engine("SSSP engine", "bellman-ford", "bellman-ford");
     command
         ->add_option("--delta", options->delta,
                      "bucket width of delta-stepping and near-far (default: 128 x mean length / "
@@ -223,13 +224,7 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
         ->check(CLI::PositiveNumber);
   }
   if (algorithm == Algorithm::cc) {
-    options->engine = "fastsv";
-    command
-        ->add_option("--engine", options->engine,
-                     "connected-components engine (see `grb engines`); distributed: "
-                     "label-propagation")
-        ->default_str("fastsv")
-        ->each([options](const std::string&) { options->engine_given = true; });
+    add_engine("connected-components engine", "fastsv", "label-propagation");
   }
   command->add_option("--runs", options->runs, "timed runs after one warm-up; the median is reported")
       ->check(CLI::Range(1, 1000))
