@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "distributed_report.hpp"
+#include "grb/distributed/relabelling.hpp"
 #include "grb/error.hpp"
 #include "grb/io.hpp"
 
@@ -42,11 +43,20 @@ Index choose_source(const DistributedOptions& options, Index n, Index first_with
       throw InvalidValue("vertex " + std::to_string(*options.source) + " is not in " +
                          graph_name(options) + " (its vertices are 0.." + std::to_string(n - 1) +
                          ")");
-    return static_cast<Index>(*options.source);
+    const Index source = static_cast<Index>(*options.source);
+    return options.relabel ? dist::Relabelling(n, options.graph.seed).label(source) : source;
   }
   if (first_with_edge >= n)
     throw InvalidValue("the graph has no edges: there is no source to search from");
   return first_with_edge;
+}
+
+std::optional<std::uint64_t> relabel_seed(const DistributedOptions& options) {
+  return options.relabel ? std::optional<std::uint64_t>(options.graph.seed) : std::nullopt;
+}
+
+Index file_vertex(const DistributedOptions& options, Index n, Index v) {
+  return options.relabel ? dist::Relabelling(n, options.graph.seed).original(v) : v;
 }
 
 std::string engine_of(const DistributedOptions& options, const std::vector<std::string>& known) {
@@ -71,7 +81,7 @@ dist::Graph<T> load(const dist::Communicator& comm, const DistributedOptions& op
   if (options.graph.kron_scale > 0)
     return dist::kronecker<T>(comm, options.graph.kron_scale, options.graph.edge_factor,
                               options.graph.seed);
-  return dist::read_matrix_market<T>(comm, options.graph.file);
+  return dist::read_matrix_market<T>(comm, options.graph.file, detail::relabel_seed(options));
 }
 
 /// The input edges the search covered (each undirected edge once): Graph500's TEPS numerator.
@@ -112,6 +122,7 @@ void run_bfs_on_cpu_ranks(const DistributedOptions& options) {
   report.n = graph.partition.vertices();
   report.m = graph.global_entries;
   report.source = detail::choose_source(options, report.n, first_with_edge(comm, graph));
+  report.source_in_file = detail::file_vertex(options, report.n, report.source);
   if (printing) print_graph_line(report, options.json);
 
   dist::BfsResult result = dist::bfs(comm, graph, report.source);  // warm-up
@@ -178,6 +189,7 @@ void run_linear_algebra_on_cpu_ranks(const DistributedOptions& options) {
     for (Index i = 0; i < csr.nrows && mine == n; ++i)
       if (csr.row_offsets[i + 1] > csr.row_offsets[i]) mine = weighted->first() + i;
     report.source = detail::choose_source(options, n, static_cast<Index>(n - comm.max(n - mine)));
+    report.source_in_file = detail::file_vertex(options, n, report.source);
   }
   if (printing) print_graph_line(report, options.json);
 
@@ -228,6 +240,8 @@ void run_linear_algebra_on_cpu_ranks(const DistributedOptions& options) {
 #endif
 
 void run_distributed(const DistributedOptions& options) {
+  if (options.relabel && options.graph.kron_scale > 0)
+    throw InvalidValue("--relabel: a Kronecker graph's vertices are randomly labelled already");
   if (options.graph.kron_scale == 0) {
     const bool matrix_market = options.graph.format == "mtx" ||
                                (options.graph.format == "auto" && !options.graph.file.empty() &&

@@ -27,6 +27,7 @@ struct DistributedOptions {
   bool json = false;
   bool cuda = false;  // under mpirun: GPU ranks rather than CPU ranks
   int gpus = 0;       // > 0: that many GPU ranks in this process, without a launcher
+  bool relabel = false;  // files: vertices relabelled at random (graph.seed) for balance
   /// --engine as given (empty: the default). BFS on GPU ranks: direction-optimized (the
   /// default) or top-down (seed 004); on CPU ranks: top-down. SSSP: bellman-ford. CC:
   /// label-propagation.
@@ -41,8 +42,13 @@ void run_distributed(const DistributedOptions& options);
 namespace detail {
 /// kron-S, for the report.
 std::string graph_name(const DistributedOptions& options);
-/// options.source, checked against the graph's n; `first_with_edge` otherwise.
+/// options.source (in the file's ids), checked against the graph's n and relabelled where the
+/// graph is; `first_with_edge` otherwise (a vertex of the graph).
 Index choose_source(const DistributedOptions& options, Index n, Index first_with_edge);
+/// The relabelling seed of a file read with --relabel (none otherwise).
+std::optional<std::uint64_t> relabel_seed(const DistributedOptions& options);
+/// A vertex of the graph as the file names it (the same id without --relabel).
+Index file_vertex(const DistributedOptions& options, Index n, Index v);
 /// options.engine, or `fallback` when none was given; InvalidValue unless it is one of `known`.
 std::string engine_of(const DistributedOptions& options, const std::vector<std::string>& known);
 /// The GPU ranks (apps/distributed_gpu.cpp): in threads of this process, or under mpirun.

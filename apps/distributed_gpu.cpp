@@ -45,12 +45,14 @@ void run_gpu_rank(const dist::DeviceCommunicator& comm, const DistributedOptions
       options.graph.kron_scale > 0
           ? dist::kronecker_on_devices(comm, options.graph.kron_scale, options.graph.edge_factor,
                                        options.graph.seed)
-          : dist::to_device(dist::read_matrix_market<bool>(comm, options.graph.file));
+          : dist::to_device(
+                dist::read_matrix_market<bool>(comm, options.graph.file, relabel_seed(options)));
   comm.sum(0);  // ... and stop it once every rank has its rows
   report.load_ms = elapsed_ms(start);
   report.n = graph.partition.vertices();
   report.m = graph.global_entries;
   report.source = choose_source(options, report.n, dist::first_vertex_with_edge(comm, graph));
+  report.source_in_file = file_vertex(options, report.n, report.source);
   if (printing) print_graph_line(report, options.json);
 
   dist::DeviceBfs bfs(comm, graph, {.direction_optimizing = engine == "direction-optimized"});

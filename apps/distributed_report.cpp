@@ -13,7 +13,12 @@ void print_graph_line(const DistributedReport& report, bool json) {
             << grouped(report.m) << " (undirected), built on " << report.ranks << " "
             << (report.backend == "cuda" ? "GPU" : "CPU") << " rank(s) in "
             << fixed(report.load_ms, 1) << " ms\n";
-  if (report.algorithm != "cc") std::cout << "source " << report.source << "\n";
+  if (report.algorithm != "cc") {
+    std::cout << "source " << report.source_in_file;
+    if (report.source_in_file != report.source)
+      std::cout << " (vertex " << report.source << " after relabelling)";
+    std::cout << "\n";
+  }
 }
 
 void print_report(const DistributedReport& report, bool json) {
@@ -34,7 +39,10 @@ void print_report(const DistributedReport& report, bool json) {
                                   {"m", report.m},           {"algorithm", report.algorithm},
                                   {"engine", report.engine}, {"backend", report.backend},
                                   {"ranks", report.ranks}};
-    if (report.algorithm != "cc") record["source"] = report.source;
+    if (report.algorithm != "cc") {
+      record["source"] = report.source_in_file;
+      if (report.source_in_file != report.source) record["relabelled_source"] = report.source;
+    }
     record["runs"] = report.times.size();
     record["ms"] = median;
     record["load_ms"] = report.load_ms;

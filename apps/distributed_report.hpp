@@ -20,7 +20,8 @@ struct DistributedReport {
   std::string backend;  // cpu or cuda
   std::string engine;   // distributed-ENGINE
   int ranks = 1;
-  Index source = 0;
+  Index source = 0;           // the graph's vertex the searches start from
+  Index source_in_file = 0;   // the same vertex as the file names it (differs with --relabel)
   std::vector<double> times;  // ms, one a timed run, sorted
   double load_ms = 0;         // the distributed construction (Graph500 kernel 1)
   double edges = 0;           // input edges covered (TEPS numerator; cc: every edge)

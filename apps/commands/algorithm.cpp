@@ -37,6 +37,7 @@ struct AlgorithmOptions {
   std::string output;
   int gpus = 0;  // bfs: GPU ranks in this process (distributed)
   bool engine_given = false;
+  bool relabel = false;  // distributed files: relabel the vertices at random
 };
 
 /// The runners for every selected backend that has the engine (only bfs has engines).
@@ -116,6 +117,8 @@ void write_values(const std::string& path, const io::Graph& graph, Algorithm alg
 }
 
 void run_algorithm(const AlgorithmOptions& options) {
+  if (options.relabel && !launched_by_mpi() && options.gpus == 0)
+    throw InvalidValue("--relabel applies to distributed runs (under mpirun, or with --gpus)");
   if (launched_by_mpi() || options.gpus > 0) {
     if (!options.output.empty())
       throw InvalidValue("--output is not written by a distributed run (this version)");
@@ -131,6 +134,7 @@ void run_algorithm(const AlgorithmOptions& options) {
     distributed.cuda = options.backend == "cuda";
     if (options.engine_given) distributed.engine = options.engine;
     distributed.gpus = options.gpus;
+    distributed.relabel = options.relabel;
     return run_distributed(distributed);
   }
   std::vector<std::string> engine_names;
@@ -226,6 +230,10 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
   if (algorithm == Algorithm::cc) {
     add_engine("connected-components engine", "fastsv", "label-propagation");
   }
+  command->add_flag(
+      "--relabel", options->relabel,
+      "distributed runs of a graph file: relabel its vertices at random (from "
+      "--seed) so that the ranks' blocks share the work; --source stays the file's id");
   command->add_option("--runs", options->runs, "timed runs after one warm-up; the median is reported")
       ->check(CLI::Range(1, 1000))
       ->default_str("3");

@@ -34,6 +34,7 @@ enum class Stream : std::uint64_t {
   grid_weight,
   erdos_renyi_endpoints,
   erdos_renyi_weight,
+  relabelling,
 };
 
 /// The key of one stream of one seed.
@@ -75,6 +76,14 @@ class Permutation {
     return x;
   }
 
+  /// The x whose image is y, for y < size: the network run backwards, with the same walk.
+  GRB_HOST_DEVICE std::uint64_t inverse(std::uint64_t y) const {
+    do {
+      y = inverse_network(y);
+    } while (y >= size_);
+    return y;
+  }
+
  private:
   std::uint64_t size_ = 0;
   int half_bits_ = 1;
@@ -88,6 +97,17 @@ class Permutation {
       const std::uint64_t next = left ^ (mix64(round_keys_[r] ^ right) & half_mask_);
       left = right;
       right = next;
+    }
+    return (left << half_bits_) | right;
+  }
+
+  GRB_HOST_DEVICE std::uint64_t inverse_network(std::uint64_t y) const {
+    std::uint64_t left = y >> half_bits_;
+    std::uint64_t right = y & half_mask_;
+    for (int r = rounds - 1; r >= 0; --r) {
+      const std::uint64_t previous = right ^ (mix64(round_keys_[r] ^ left) & half_mask_);
+      right = left;
+      left = previous;
     }
     return (left << half_bits_) | right;
   }

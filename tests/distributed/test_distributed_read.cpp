@@ -9,6 +9,7 @@
 #include <fstream>
 #include <grb/distributed/bfs.hpp>
 #include <grb/distributed/read_graph.hpp>
+#include <grb/distributed/relabelling.hpp>
 #include <grb/distributed/validate.hpp>
 #include <string>
 #include <vector>
@@ -122,4 +123,48 @@ TEST_CASE("distributed searches on a road graph from a file, validated where the
   verdict = grb::dist::validate_components(comm, pattern, label);
   INFO(verdict.message);
   CHECK(verdict.ok);
+}
+
+TEST_CASE("relabelling: a bijection of the vertices, and its inverse") {
+  for (Index n : {Index{1}, Index{2}, Index{7}, Index{1000}, Index{4096}}) {
+    const grb::dist::Relabelling relabelling(n, 42);
+    std::vector<char> seen(n, 0);
+    bool ok = true;
+    for (Index v = 0; v < n && ok; ++v) {
+      const Index l = relabelling.label(v);
+      ok = l < n && !seen[l] && relabelling.original(l) == v;
+      if (ok) seen[l] = 1;
+    }
+    INFO("n " << n);
+    CHECK(ok);
+  }
+  // Another seed, another labelling.
+  const grb::dist::Relabelling a(1000, 1), b(1000, 2);
+  int same = 0;
+  for (Index v = 0; v < 1000; ++v) same += a.label(v) == b.label(v);
+  CHECK(same < 100);
+}
+
+TEST_CASE("a relabelled file graph: the same graph under new names, searched alike") {
+  const Communicator comm = Communicator::world();
+  const std::filesystem::path path = grb::test::data_file("road/berlin-center.mtx");
+  const auto plain = grb::dist::read_matrix_market<bool>(comm, path);
+  const grb::dist::Relabelling relabelling(plain.partition.vertices(), 7);
+  const auto relabelled = grb::dist::read_matrix_market<bool>(comm, path, 7);
+  CHECK(relabelled.global_entries == plain.global_entries);
+  const Index source = 100;
+  const grb::dist::BfsResult a = grb::dist::bfs(comm, plain, source);
+  const grb::dist::BfsResult b = grb::dist::bfs(comm, relabelled, relabelling.label(source));
+  const grb::dist::Verdict verdict =
+      grb::dist::validate_bfs(comm, relabelled, relabelling.label(source), b);
+  INFO(verdict.message);
+  CHECK(verdict.ok);
+  const std::vector<std::int32_t> levels = comm.gather(a.level);
+  const std::vector<std::int32_t> relabelled_levels = comm.gather(b.level);
+  if (comm.rank() == 0) {
+    bool same = levels.size() == relabelled_levels.size();
+    for (Index v = 0; same && v < levels.size(); ++v)
+      same = relabelled_levels[relabelling.label(v)] == levels[v];
+    CHECK(same);
+  }
 }

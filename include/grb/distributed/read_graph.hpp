@@ -6,12 +6,14 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "grb/distributed/assemble.hpp"
 #include "grb/distributed/partition.hpp"
+#include "grb/distributed/relabelling.hpp"
 #include "grb/error.hpp"
 #include "grb/io.hpp"
 
@@ -22,21 +24,29 @@ namespace grb::dist {
 /// with values of T: bool for its pattern, double for its weights (1 in a pattern file). Ids
 /// are 0-based (the file's minus one). Collective.
 ///
+/// With `relabel_seed`, vertex v of the file is vertex Relabelling(n, seed).label(v) of the
+/// graph.
+///
 /// A banner or size-line problem throws the same ParseError on every rank. When a part holds a
 /// line the parallel parse does not take (a malformed entry, a value out of double's range) or
 /// the entry count differs from the size line's, or the file is compressed, rank 0 reads the
 /// file whole: it reports the problem at its line (every other rank throws a CommunicationError
 /// that says rank 0 failed), or, for a well-formed file, sends each rank its entries.
 template <class T, class Comm>
-Graph<T> read_matrix_market(const Comm& comm, const std::filesystem::path& path) {
+Graph<T> read_matrix_market(const Comm& comm, const std::filesystem::path& path,
+                            std::optional<std::uint64_t> relabel_seed = std::nullopt) {
   const io::MatrixMarketPart part =
       io::read_matrix_market_part(path, std::size_t(comm.rank()), std::size_t(comm.size()));
   if (part.nrows != part.ncols)
     throw InvalidValue(path.string() + ": a " + std::to_string(part.nrows) + " x " +
                        std::to_string(part.ncols) + " matrix is not a graph (not square)");
   const BlockPartition partition(part.nrows, comm.size());
+  const std::optional<Relabelling> relabelling =
+      relabel_seed ? std::optional<Relabelling>(Relabelling(part.nrows, *relabel_seed))
+                   : std::nullopt;
   std::vector<std::vector<Entry<T>>> send(comm.size());
   const auto add = [&](Index i, Index j, double value) {
+    if (relabelling) i = relabelling->label(i), j = relabelling->label(j);
     const T stored = std::is_same_v<T, bool> ? T(true) : T(value);
     send[partition.owner(i)].push_back({i, j, stored});
     if (i != j) send[partition.owner(j)].push_back({j, i, stored});
