@@ -30,7 +30,7 @@ bool launched_by_mpi() {
   return false;
 }
 
-namespace detail {
+namespace distributed_parts {
 
 std::string graph_name(const DistributedOptions& options) {
   if (options.graph.kron_scale > 0) return "kron-" + std::to_string(options.graph.kron_scale);
@@ -68,7 +68,7 @@ std::string engine_of(const DistributedOptions& options, const std::vector<std::
                      std::string(to_string(options.algorithm)) + " runs " + names);
 }
 
-}  // namespace detail
+}  // namespace distributed_parts
 
 #if GRB_WITH_MPI
 namespace {
@@ -81,7 +81,8 @@ dist::Graph<T> load(const dist::Communicator& comm, const DistributedOptions& op
   if (options.graph.kron_scale > 0)
     return dist::kronecker<T>(comm, options.graph.kron_scale, options.graph.edge_factor,
                               options.graph.seed);
-  return dist::read_matrix_market<T>(comm, options.graph.file, detail::relabel_seed(options));
+  return dist::read_matrix_market<T>(comm, options.graph.file,
+                                     distributed_parts::relabel_seed(options));
 }
 
 /// The input edges the search covered (each undirected edge once): Graph500's TEPS numerator.
@@ -105,13 +106,13 @@ Index first_with_edge(const dist::Communicator& comm, const dist::Graph<bool>& g
 }
 
 void run_bfs_on_cpu_ranks(const DistributedOptions& options) {
-  detail::engine_of(options, {"top-down"});
+  distributed_parts::engine_of(options, {"top-down"});
   static dist::Environment environment(nullptr, nullptr);
   const dist::Communicator comm = dist::Communicator::world();
   const bool printing = comm.rank() == 0;
 
   DistributedReport report;
-  report.graph = detail::graph_name(options);
+  report.graph = distributed_parts::graph_name(options);
   report.backend = "cpu";
   report.algorithm = "bfs";
   report.engine = "distributed-top-down";
@@ -121,8 +122,8 @@ void run_bfs_on_cpu_ranks(const DistributedOptions& options) {
   report.load_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   report.n = graph.partition.vertices();
   report.m = graph.global_entries;
-  report.source = detail::choose_source(options, report.n, first_with_edge(comm, graph));
-  report.source_in_file = detail::file_vertex(options, report.n, report.source);
+  report.source = distributed_parts::choose_source(options, report.n, first_with_edge(comm, graph));
+  report.source_in_file = distributed_parts::file_vertex(options, report.n, report.source);
   if (printing) print_graph_line(report, options.json);
 
   dist::BfsResult result = dist::bfs(comm, graph, report.source);  // warm-up
@@ -161,12 +162,12 @@ std::vector<T> dense(const grb::Vector<T>& local, T absent) {
 void run_linear_algebra_on_cpu_ranks(const DistributedOptions& options) {
   const bool sssp = options.algorithm == Algorithm::sssp;
   const std::string engine =
-      detail::engine_of(options, {sssp ? "bellman-ford" : "label-propagation"});
+      distributed_parts::engine_of(options, {sssp ? "bellman-ford" : "label-propagation"});
   static dist::Environment environment(nullptr, nullptr);
   const dist::Communicator comm = dist::Communicator::world();
   const bool printing = comm.rank() == 0;
   DistributedReport report;
-  report.graph = detail::graph_name(options);
+  report.graph = distributed_parts::graph_name(options);
   report.algorithm = sssp ? "sssp" : "cc";
   report.backend = "cpu";
   report.engine = "distributed-" + engine;
@@ -188,8 +189,9 @@ void run_linear_algebra_on_cpu_ranks(const DistributedOptions& options) {
     Index mine = n;
     for (Index i = 0; i < csr.nrows && mine == n; ++i)
       if (csr.row_offsets[i + 1] > csr.row_offsets[i]) mine = weighted->first() + i;
-    report.source = detail::choose_source(options, n, static_cast<Index>(n - comm.max(n - mine)));
-    report.source_in_file = detail::file_vertex(options, n, report.source);
+    report.source =
+        distributed_parts::choose_source(options, n, static_cast<Index>(n - comm.max(n - mine)));
+    report.source_in_file = distributed_parts::file_vertex(options, n, report.source);
   }
   if (printing) print_graph_line(report, options.json);
 
@@ -262,9 +264,9 @@ void run_distributed(const DistributedOptions& options) {
       throw InvalidValue(
           "--gpus runs GPU ranks in one process: under mpirun, use --backend cuda "
           "(one rank per GPU) instead");
-    return detail::run_on_gpus(options);
+    return distributed_parts::run_on_gpus(options);
   }
-  if (options.cuda) return detail::run_on_gpu_ranks_under_mpi(options);
+  if (options.cuda) return distributed_parts::run_on_gpu_ranks_under_mpi(options);
 #if GRB_WITH_MPI
   if (options.algorithm == Algorithm::bfs)
     run_bfs_on_cpu_ranks(options);

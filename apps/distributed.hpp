@@ -39,7 +39,7 @@ struct DistributedOptions {
 /// InvalidValue that says what runs distributed.
 void run_distributed(const DistributedOptions& options);
 
-namespace detail {
+namespace distributed_parts {
 /// kron-S, for the report.
 std::string graph_name(const DistributedOptions& options);
 /// options.source (in the file's ids), checked against the graph's n and relabelled where the
@@ -54,6 +54,6 @@ std::string engine_of(const DistributedOptions& options, const std::vector<std::
 /// The GPU ranks (apps/distributed_gpu.cpp): in threads of this process, or under mpirun.
 void run_on_gpus(const DistributedOptions& options);
 void run_on_gpu_ranks_under_mpi(const DistributedOptions& options);
-}  // namespace detail
+}  // namespace distributed_parts
 
 }  // namespace grb::app

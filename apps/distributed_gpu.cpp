@@ -17,7 +17,7 @@
 #endif
 #endif
 
-namespace grb::app::detail {
+namespace grb::app::distributed_parts {
 
 #if GRB_WITH_NCCL
 namespace {
@@ -112,4 +112,4 @@ void run_on_gpu_ranks_under_mpi(const DistributedOptions&) {
 }
 #endif
 
-}  // namespace grb::app::detail
+}  // namespace grb::app::distributed_parts

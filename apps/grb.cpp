@@ -45,9 +45,10 @@ int main(int argc, char** argv) {
     // any other would run whole on every rank.
     if (grb::app::launched_by_mpi() && argc > 1 && argv[1][0] != '-') {
       const std::string command = argv[1];
-      if (command != "bfs" && command != "sssp" && command != "cc")
+      if (command != "bfs" && command != "sssp" && command != "cc" && command != "graph500")
         throw grb::InvalidValue("grb " + command +
-                                " does not run distributed: under mpirun, run bfs, sssp or cc");
+                                " does not run distributed: under mpirun, run bfs, sssp, cc or "
+                                "graph500");
     }
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -31,7 +31,7 @@
 // the answer being checked (12 n BFS, 20 n SSSP). Between phases the previous phase's arrays are
 // freed; docs/graph500.md has the numbers for
 // scales 26 and 27.
-#include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -41,14 +41,16 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include "../device_memory.hpp"
+#include "../distributed.hpp"
+#include "../distributed_graph500.hpp"
+#include "../graph500_statistics.hpp"
 #include "bfs/engine.hpp"
 #include "commands.hpp"
 #include "grb/error.hpp"
@@ -71,6 +73,7 @@ struct Graph500Options {
   std::string sssp_engine = "bellman-ford";
   std::string validation;  // device or host; default: device on cuda, host on cpu
   std::string json;
+  int gpus = 0;  // distributed: GPU ranks in this process
 };
 
 using Clock = std::chrono::steady_clock;
@@ -80,62 +83,6 @@ double seconds_since(Clock::time_point start) {
 }
 
 void progress(const std::string& line) { std::cerr << "graph500: " << line << std::endl; }
-
-/// The summary statistics of the specification's output, over the values of all searches.
-/// Quartiles interpolate linearly between order statistics (the median of an even count is the
-/// mean of the middle two). For rates, the harmonic mean and its standard deviation as the
-/// reference code computes them: mean and sample deviation of the reciprocals, mapped back
-/// (stddev of 1/x divided by mean(1/x)^2 * sqrt(n - 1)).
-struct Statistics {
-  double min = 0, first_quartile = 0, median = 0, third_quartile = 0, max = 0, mean = 0,
-         stddev = 0, harmonic_mean = 0, harmonic_stddev = 0;
-};
-
-double quantile(const std::vector<double>& sorted, double fraction) {
-  const double position = fraction * double(sorted.size() - 1);
-  const std::size_t below = static_cast<std::size_t>(std::floor(position));
-  const std::size_t above = std::min(below + 1, sorted.size() - 1);
-  return sorted[below] + (position - double(below)) * (sorted[above] - sorted[below]);
-}
-
-Statistics statistics(std::vector<double> values) {
-  Statistics s;
-  if (values.empty()) return s;
-  std::sort(values.begin(), values.end());
-  const double n = double(values.size());
-  s.min = values.front();
-  s.max = values.back();
-  s.first_quartile = quantile(values, 0.25);
-  s.median = quantile(values, 0.5);
-  s.third_quartile = quantile(values, 0.75);
-  double sum = 0, inverse_sum = 0;
-  for (double v : values) sum += v, inverse_sum += 1.0 / v;
-  s.mean = sum / n;
-  const double inverse_mean = inverse_sum / n;
-  s.harmonic_mean = 1.0 / inverse_mean;
-  if (values.size() > 1) {
-    double squares = 0, inverse_squares = 0;
-    for (double v : values) {
-      squares += (v - s.mean) * (v - s.mean);
-      inverse_squares += (1.0 / v - inverse_mean) * (1.0 / v - inverse_mean);
-    }
-    s.stddev = std::sqrt(squares / (n - 1));
-    s.harmonic_stddev =
-        std::sqrt(inverse_squares / (n - 1)) / (inverse_mean * inverse_mean * std::sqrt(n - 1));
-  }
-  return s;
-}
-
-/// One kernel's searches: time, input edges in the component, TEPS and validation time each.
-struct Searches {
-  std::vector<double> seconds, edges, teps, validate_seconds;
-  void add(double time, double nedge, double validate_time) {
-    seconds.push_back(time);
-    edges.push_back(nedge);
-    teps.push_back(nedge / time);
-    validate_seconds.push_back(validate_time);
-  }
-};
 
 /// The search keys: `count` distinct vertices of degree >= 1, drawn from a generator seeded by
 /// the run's seed (so a run is repeatable), or all such vertices when there are fewer.
@@ -240,48 +187,6 @@ void run_searches(const std::string& kernel, const std::string& engine,
   }
 }
 
-void print_block(std::ostream& out, const std::string& prefix, const Searches& searches) {
-  const auto print = [&](const char* what, const Statistics& s, bool rate_statistics) {
-    out << prefix << "min_" << what << ": " << s.min << "\n"
-        << prefix << "firstquartile_" << what << ": " << s.first_quartile << "\n"
-        << prefix << "median_" << what << ": " << s.median << "\n"
-        << prefix << "thirdquartile_" << what << ": " << s.third_quartile << "\n"
-        << prefix << "max_" << what << ": " << s.max << "\n";
-    if (rate_statistics)
-      out << prefix << "harmonic_mean_" << what << ": " << s.harmonic_mean << "\n"
-          << prefix << "harmonic_stddev_" << what << ": " << s.harmonic_stddev << "\n";
-    else
-      out << prefix << "mean_" << what << ": " << s.mean << "\n"
-          << prefix << "stddev_" << what << ": " << s.stddev << "\n";
-  };
-  print("time", statistics(searches.seconds), false);
-  print("nedge", statistics(searches.edges), false);
-  print("TEPS", statistics(searches.teps), true);
-  print("validate", statistics(searches.validate_seconds), false);
-}
-
-nlohmann::json to_json(const Searches& searches) {
-  const auto json = [](const Statistics& s, bool rate_statistics) {
-    nlohmann::json object{{"min", s.min},       {"firstquartile", s.first_quartile},
-                          {"median", s.median}, {"thirdquartile", s.third_quartile},
-                          {"max", s.max}};
-    if (rate_statistics) {
-      object["harmonic_mean"] = s.harmonic_mean;
-      object["harmonic_stddev"] = s.harmonic_stddev;
-    } else {
-      object["mean"] = s.mean;
-      object["stddev"] = s.stddev;
-    }
-    return object;
-  };
-  return {{"time", json(statistics(searches.seconds), false)},
-          {"nedge", json(statistics(searches.edges), false)},
-          {"TEPS", json(statistics(searches.teps), true)},
-          {"validate", json(statistics(searches.validate_seconds), false)},
-          {"seconds", searches.seconds},
-          {"edges", searches.edges}};
-}
-
 /// The block's first part, printed as soon as kernel 2 is done: should kernel 3 fail (out of
 /// device memory, say), the validated BFS results are still on record above the error.
 void print_bfs_report(const Report& r) {
@@ -352,6 +257,17 @@ void write_json(const std::string& path, const Report& r) {
 }
 
 void run_graph500(const Graph500Options& options) {
+  if (launched_by_mpi() || options.gpus > 0) {
+    if (options.backend == "cpu" && options.gpus > 0)
+      throw InvalidValue("--gpus runs on GPUs: leave out --backend cpu");
+    return run_distributed_graph500({.scale = options.scale,
+                                     .edge_factor = options.edge_factor,
+                                     .roots = options.roots,
+                                     .seed = options.seed,
+                                     .cuda = options.backend == "cuda",
+                                     .gpus = options.gpus,
+                                     .json = options.json});
+  }
   const Backend backend = options.backend.empty()
                               ? (cuda_available() ? Backend::cuda : Backend::cpu)
                               : select_backends(options.backend).front();
@@ -522,6 +438,11 @@ void add_graph500_command(CLI::App& app) {
                       "where searches are validated: device (default on cuda) or host")
       ->check(CLI::IsMember({"device", "host"}));
   command->add_option("--json", options->json, "also write the results as one JSON object to FILE");
+  command
+      ->add_option("--gpus", options->gpus,
+                   "distributed on this many GPUs of this machine, one rank a GPU over NCCL "
+                   "(kernels 1 and 2; under mpirun: --backend cuda for GPU ranks, else CPU ranks)")
+      ->check(CLI::Range(1, 1024));
   command->callback([options] { run_graph500(*options); });
 }
 

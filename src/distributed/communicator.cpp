@@ -58,6 +58,14 @@ std::uint64_t Communicator::sum(std::uint64_t value) const {
   return result;
 }
 
+std::vector<std::uint64_t> Communicator::sum(const std::vector<std::uint64_t>& values) const {
+  std::vector<std::uint64_t> result(values.size());
+  check(MPI_Allreduce(values.data(), result.data(), count(values.size(), "sum"), MPI_UINT64_T,
+                      MPI_SUM, comm_),
+        "MPI_Allreduce");
+  return result;
+}
+
 std::uint64_t Communicator::max(std::uint64_t value) const {
   std::uint64_t result = 0;
   check(MPI_Allreduce(&value, &result, 1, MPI_UINT64_T, MPI_MAX, comm_), "MPI_Allreduce");

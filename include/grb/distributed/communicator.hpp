@@ -44,6 +44,8 @@ class Communicator {
   std::uint64_t sum(std::uint64_t value) const;
   std::uint64_t max(std::uint64_t value) const;
   double max_real(double value) const;
+  /// The element-wise sums over the ranks, in one all-reduce.
+  std::vector<std::uint64_t> sum(const std::vector<std::uint64_t>& values) const;
   /// Whether `value` is true on every rank.
   bool all(bool value) const;
   /// Copies `bytes` bytes at `data` from rank `root` to every rank.
