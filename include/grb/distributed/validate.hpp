@@ -106,8 +106,8 @@ Verdict validate_bfs(const Comm& comm, const Graph<bool>& graph, Index source,
   if (result.level.size() != rows || result.parent.size() != rows) {
     findings.fail(detail::sizes_problem(comm.rank(), "levels and parents",
                                         std::max(result.level.size(), result.parent.size()), rows));
-    return findings.agreed(comm);
   }
+  if (const Verdict sized = findings.agreed(comm); !sized.ok) return sized;  // every rank returns
   detail::RemoteValues<Comm, std::int32_t> level_of(comm, graph.partition, graph.rank,
                                                     result.level);
   for (Index i = 0; i < rows; ++i) {
@@ -157,7 +157,8 @@ Verdict validate_bfs(const Comm& comm, const Graph<bool>& graph, Index source,
 
 /// Shortest-path distances (infinity where unreached): the source at 0; no edge can shorten a
 /// distance (d[j] <= d[i] + w, within `tolerance` relative); every reached vertex but the
-/// source has an edge that achieves its distance (d[j] = d[i] + w).
+/// source has an edge that achieves its distance (d[j] = d[i] + w), and is reached from the
+/// source along such edges (which zero weights make necessary).
 template <class Comm>
 Verdict validate_sssp(const Comm& comm, const Graph<double>& graph, Index source,
                       const std::vector<double>& distance, double tolerance = 1e-9) {
@@ -166,8 +167,8 @@ Verdict validate_sssp(const Comm& comm, const Graph<double>& graph, Index source
   detail::Findings findings;
   if (distance.size() != rows) {
     findings.fail(detail::sizes_problem(comm.rank(), "distances", distance.size(), rows));
-    return findings.agreed(comm);
   }
+  if (const Verdict sized = findings.agreed(comm); !sized.ok) return sized;  // every rank returns
   detail::RemoteValues<Comm, double> distance_of(comm, graph.partition, graph.rank, distance);
   for (Index i = 0; i < rows; ++i)
     if (std::isfinite(distance[i]))
@@ -201,6 +202,40 @@ Verdict validate_sssp(const Comm& comm, const Graph<double>& graph, Index source
       findings.fail("no edge achieves vertex " + std::to_string(v) + "'s distance " +
                     std::to_string(d));
   }
+  Verdict verdict = findings.agreed(comm);
+  if (!verdict.ok) return verdict;
+
+  // Achieved distances must lead back to the source: with zero weights, two vertices can
+  // achieve each other's wrong distance. A search from the source along the edges that achieve
+  // a distance (d[j] = d[i] + w) must reach every vertex with a finite distance.
+  std::vector<char> reached(rows, 0);
+  std::vector<Index> frontier, next;
+  if (graph.owns(source)) reached[source - first] = 1, frontier.push_back(source);
+  std::vector<std::vector<Index>> send(comm.size());
+  for (;;) {
+    next.clear();
+    for (std::vector<Index>& ids : send) ids.clear();
+    for (Index u : frontier)
+      for (Offset e = csr.row_offsets[u - first]; e < csr.row_offsets[u - first + 1]; ++e) {
+        const Index w = csr.col_indices[e];
+        const double other = distance_of(w);
+        if (!std::isfinite(other) || !close(other, distance[u - first] + csr.values[e])) continue;
+        if (!graph.owns(w))
+          send[graph.partition.owner(w)].push_back(w);
+        else if (!reached[w - first])
+          reached[w - first] = 1, next.push_back(w);
+      }
+    for (Index w : comm.all_to_all(send))
+      if (!reached[w - first]) reached[w - first] = 1, next.push_back(w);
+    if (comm.sum(std::uint64_t(next.size())) == 0) break;
+    frontier.swap(next);
+  }
+  for (Index i = 0; i < rows && findings.ok(); ++i)
+    if (std::isfinite(distance[i]) && !reached[i])
+      findings.fail("vertex " + std::to_string(first + i) + "'s distance " +
+                    std::to_string(distance[i]) +
+                    " is achieved only from vertices that no "
+                    "shortest path from the source reaches");
   return findings.agreed(comm);
 }
 
@@ -217,8 +252,8 @@ Verdict validate_components(const Comm& comm, const Graph<T>& graph,
   detail::Findings findings;
   if (label.size() != rows) {
     findings.fail(detail::sizes_problem(comm.rank(), "labels", label.size(), rows));
-    return findings.agreed(comm);
   }
+  if (const Verdict sized = findings.agreed(comm); !sized.ok) return sized;  // every rank returns
   detail::RemoteValues<Comm, Index> label_of(comm, partition, graph.rank, label);
   for (Index i = 0; i < rows; ++i) {
     label_of.add(label[i]);
