@@ -47,12 +47,10 @@ bool same_rows(const grb::dist::Graph<T>& graph, const grb::Matrix<double>& whol
 
 TEST_CASE("distributed Matrix Market: every rank's rows are the single-process graph's rows") {
   const Communicator comm = Communicator::world();
-  // Berlin repeats some roads: the single-process reader sums a file's duplicate entries, the
-  // distributed one keeps the smallest, so only its structure is compared.
-  for (const auto& [file, values] :
-       {std::pair{"lagraph/karate.mtx", true}, std::pair{"lagraph/jagmesh7.mtx", true},
-        std::pair{"lagraph/west0067.mtx", true}, std::pair{"lagraph/bcsstk13.mtx", true},
-        std::pair{"road/berlin-center.mtx", false}}) {
+  // Berlin repeats some roads (summed, as the single-process reader sums them); west0067 holds
+  // entries both ways with other values (the smaller kept); bcsstk13 is symmetric.
+  for (const char* file : {"lagraph/karate.mtx", "lagraph/jagmesh7.mtx", "lagraph/west0067.mtx",
+                           "lagraph/bcsstk13.mtx", "road/berlin-center.mtx"}) {
     INFO(std::string(file));
     const std::filesystem::path path = grb::test::data_file(file);
     const grb::io::Graph whole = grb::io::read_matrix_market_graph(path, {.symmetrize = true});
@@ -60,11 +58,7 @@ TEST_CASE("distributed Matrix Market: every rank's rows are the single-process g
     const auto weighted = grb::dist::read_matrix_market<double>(comm, path);
     CHECK(pattern.global_entries == whole.matrix.nvals());
     CHECK(comm.all(same_rows(pattern, whole.matrix)));
-    if (values) CHECK(comm.all(same_rows(weighted, whole.matrix)));
-    CHECK(comm.all(
-        same_rows(grb::dist::Graph<bool>(weighted.partition, weighted.rank,
-                                         grb::pattern(weighted.local), weighted.global_entries),
-                  whole.matrix)));
+    CHECK(comm.all(same_rows(weighted, whole.matrix)));
   }
 }
 
