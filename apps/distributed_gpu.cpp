@@ -88,10 +88,15 @@ void run_on_gpu_ranks_under_mpi(const DistributedOptions& options) {
 #if GRB_WITH_MPI
   engine_of(options, {"direction-optimized", "top-down"});
   static dist::Environment environment(nullptr, nullptr);
-  const dist::DeviceCommunicator comm = dist::connect_devices(dist::Communicator::world());
+  dist::DeviceCommunicator comm = dist::connect_devices(dist::Communicator::world());
   ContextScope scope(comm.context());
-  run_gpu_rank(comm, options);
-  comm.context().wait();
+  try {
+    run_gpu_rank(comm, options);
+    comm.context().wait();
+  } catch (...) {
+    comm.abort();  // the other ranks' collectives end with an error rather than wait forever
+    throw;
+  }
 #else
   (void)options;
   throw BackendUnavailable(

@@ -233,10 +233,15 @@ void run_distributed_graph500(const DistributedGraph500Options& options) {
   if (options.cuda) {
     static dist::Environment environment(nullptr, nullptr);
     const dist::Communicator world = dist::Communicator::world();
-    const dist::DeviceCommunicator comm = dist::connect_devices(world);
+    dist::DeviceCommunicator comm = dist::connect_devices(world);
     ContextScope scope(comm.context());
-    on_gpu_rank(comm, options, world.size());
-    comm.context().wait();
+    try {
+      on_gpu_rank(comm, options, world.size());
+      comm.context().wait();
+    } catch (...) {
+      comm.abort();  // the other ranks' collectives end with an error rather than wait forever
+      throw;
+    }
     return;
   }
 #endif

@@ -84,13 +84,14 @@ class DeviceCommunicator {
                                             std::size_t item_bytes,
                                             std::vector<std::size_t>* from) const;
   struct State;
+  explicit DeviceCommunicator(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
 };
 
 /// Runs body(communicator) on GPUs 0..devices-1 of this process, one thread per GPU (GPU r is
-/// rank r), with the rank's context current. When a rank throws, the group is aborted so that
-/// the others stop, and the first rank's exception is rethrown here. InvalidValue when the
-/// process sees fewer GPUs.
+/// rank r), with the rank's context current. When a rank
+/// throws, the group is aborted so that the others stop, and the first rank's exception is
+/// rethrown here. InvalidValue when the process sees fewer GPUs.
 void run_on_devices(int devices, const std::function<void(DeviceCommunicator&)>& body);
 
 /// The GPUs this process sees (0 without CUDA or without a GPU).

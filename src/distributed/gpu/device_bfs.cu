@@ -351,8 +351,8 @@ std::pair<std::uint64_t, std::uint64_t> DeviceBfs::top_down(std::int32_t depth, 
     } else {
       write_scalar(b.tails.data() + kept_count, static_cast<unsigned long long>(found));
     }
-    owner_bounds<<<1, ranks + 1, 0, stream>>>(out_vertex, b.tails.data() + kept_count,
-                                              b.firsts.data(), ranks, b.bounds.data());
+    owner_bounds<<<blocks_for(ranks + 1), block_threads, 0, stream>>>(
+        out_vertex, b.tails.data() + kept_count, b.firsts.data(), ranks, b.bounds.data());
     GRB_CUDA_CHECK_LAUNCH();
     const std::vector<std::uint64_t> bounds = b.bounds.to_vector();
     for (int r = 0; r < ranks; ++r) send_counts[r] = bounds[r + 1] - bounds[r];

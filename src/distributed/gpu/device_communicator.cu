@@ -44,11 +44,21 @@ DeviceGroupId DeviceGroupId::make() {
 }
 
 struct DeviceCommunicator::State {
+  State(int rank, int size, int device) : rank(rank), size(size), device(device), context(device) {}
+
   ncclComm_t comm = nullptr;
   int rank = 0, size = 1, device = 0;
   Context context;
   std::mutex abort_mutex;
   bool aborted = false;
+
+  /// Before a collective: after an abort the communicator is gone (NCCL frees it).
+  void ensure_live() {
+    std::lock_guard lock(abort_mutex);
+    if (aborted)
+      throw CommunicationError("rank " + std::to_string(rank) +
+                               ": the group was aborted (another rank failed)");
+  }
 
   cudaStream_t stream() const { return static_cast<cudaStream_t>(context.stream()); }
   /// Waits for the stream; after an abort, says so rather than CUDA's error.
@@ -77,11 +87,7 @@ DeviceCommunicator::DeviceCommunicator(const DeviceGroupId& id, int rank, int si
                        std::to_string(device) + ", but this process sees " +
                        std::to_string(devices) + " GPU(s)");
   GRB_CUDA_CHECK(cudaSetDevice(device));
-  state_ = std::make_unique<State>();
-  state_->rank = rank;
-  state_->size = size;
-  state_->device = device;
-  state_->context = Context(device);
+  state_ = std::make_unique<State>(rank, size, device);
   ncclUniqueId unique;
   std::memcpy(&unique, id.bytes.data(), sizeof unique);
   check_nccl(ncclCommInitRank(&state_->comm, size, unique, rank), "ncclCommInitRank");
@@ -96,8 +102,14 @@ DeviceCommunicator::~DeviceCommunicator() {
   }
 }
 
+DeviceCommunicator::DeviceCommunicator(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
 DeviceCommunicator::DeviceCommunicator(DeviceCommunicator&&) noexcept = default;
-DeviceCommunicator& DeviceCommunicator::operator=(DeviceCommunicator&&) noexcept = default;
+DeviceCommunicator& DeviceCommunicator::operator=(DeviceCommunicator&& other) noexcept {
+  DeviceCommunicator moved(std::move(other));
+  std::swap(state_, moved.state_);  // the old communicator ends with `moved`
+  return *this;
+}
 
 int DeviceCommunicator::rank() const { return state_->rank; }
 int DeviceCommunicator::size() const { return state_->size; }
@@ -121,6 +133,7 @@ void DeviceCommunicator::all_to_all_bytes(const void* send,
     throw InvalidValue("all_to_all_bytes: counts for " + std::to_string(send_counts.size()) +
                        " and " + std::to_string(receive_counts.size()) + " ranks, not " +
                        std::to_string(ranks));
+  state_->ensure_live();
   const auto* out = static_cast<const std::uint8_t*>(send);
   auto* in = static_cast<std::uint8_t*>(receive);
   check_nccl(ncclGroupStart(), "ncclGroupStart", state_->comm);
@@ -143,6 +156,7 @@ void DeviceCommunicator::all_to_all_bytes(const void* send,
 
 void DeviceCommunicator::all_gather_bytes(const void* send, void* receive,
                                           std::size_t bytes) const {
+  state_->ensure_live();
   check_nccl(ncclAllGather(send, receive, bytes, ncclUint8, state_->comm, state_->stream()),
              "ncclAllGather", state_->comm);
 }
@@ -152,6 +166,7 @@ std::vector<std::uint64_t> DeviceCommunicator::exchange_counts(
   if (send_counts.size() != std::size_t(size()))
     throw InvalidValue("exchange_counts: " + std::to_string(send_counts.size()) + " counts for " +
                        std::to_string(size()) + " ranks");
+  state_->ensure_live();
   grb::detail::ContextSwitch use(state_->context.state());
   grb::detail::Array<std::uint64_t> out = device_copy(send_counts);
   grb::detail::Array<std::uint64_t> in(send_counts.size(), Backend::cuda);
@@ -163,6 +178,7 @@ std::vector<std::uint64_t> DeviceCommunicator::exchange_counts(
 
 std::vector<std::uint64_t> DeviceCommunicator::sum(const std::vector<std::uint64_t>& values) const {
   if (values.empty()) return {};
+  state_->ensure_live();
   grb::detail::ContextSwitch use(state_->context.state());
   grb::detail::Array<std::uint64_t> buffer = device_copy(values);
   check_nccl(ncclAllReduce(buffer.data(), buffer.data(), values.size(), ncclUint64, ncclSum,
@@ -173,6 +189,7 @@ std::vector<std::uint64_t> DeviceCommunicator::sum(const std::vector<std::uint64
 }
 
 std::uint64_t DeviceCommunicator::max(std::uint64_t value) const {
+  state_->ensure_live();
   grb::detail::ContextSwitch use(state_->context.state());
   grb::detail::Array<std::uint64_t> buffer = device_copy(std::vector{value});
   check_nccl(ncclAllReduce(buffer.data(), buffer.data(), 1, ncclUint64, ncclMax, state_->comm,
@@ -197,6 +214,7 @@ std::vector<std::uint8_t> DeviceCommunicator::all_to_all_host(
   std::uint64_t total = 0;
   for (std::uint64_t count : receive_counts) total += count;
   if (from) from->assign(receive_counts.begin(), receive_counts.end());
+  state_->ensure_live();
   grb::detail::ContextSwitch use(state_->context.state());
   grb::detail::Array<std::uint8_t> out = device_copy(packed);
   grb::detail::Array<std::uint8_t> in(total * item_bytes, Backend::cuda);
@@ -238,16 +256,18 @@ void run_on_devices(int devices, const std::function<void(DeviceCommunicator&)>&
         struct Listing {
           std::mutex& mutex;
           DeviceCommunicator*& slot;
-          Listing(std::mutex& m, DeviceCommunicator*& s, DeviceCommunicator* c)
+          Listing(std::mutex& m, DeviceCommunicator*& s, DeviceCommunicator* c,
+                  const std::exception_ptr& failed)
               : mutex(m), slot(s) {
             std::lock_guard lock(mutex);
             slot = c;
+            if (failed) c->abort();  // a rank failed before this one joined
           }
           ~Listing() {
             std::lock_guard lock(mutex);
             slot = nullptr;
           }
-        } listing(mutex, joined[rank], &communicator);
+        } listing(mutex, joined[rank], &communicator, first_error);
         try {
           ContextScope scope(communicator.context());
           body(communicator);
