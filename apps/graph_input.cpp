@@ -1,11 +1,13 @@
 #include "graph_input.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <string>
 
 #include "grb/error.hpp"
 #include "grb/generate.hpp"
+#include "grb/operations.hpp"
 #include "host_memory.hpp"
 #include "progress.hpp"
 
@@ -36,6 +38,18 @@ void add_graph_options(CLI::App& command, GraphSpec& spec) {
   command.add_option("--drop", spec.drop_fraction, "fraction of --grid edges dropped")
       ->check(CLI::Range(0.0, 1.0))
       ->default_val(0.25);
+  add_kron_lengths_option(command, spec);
+}
+
+void add_kron_lengths_option(CLI::App& command, GraphSpec& spec) {
+  command
+      .add_option_function<std::string>(
+          "--kron-lengths",
+          [&spec](const std::string& kind) { spec.integer_lengths = kind == "integer"; },
+          "the Kronecker graphs' edge lengths: graph500 (uniform in [0, 1), Graph500's SSSP "
+          "kernel) or integer (uniform 1..64, as the grids have)")
+      ->check(CLI::IsMember({"graph500", "integer"}))
+      ->default_str("graph500");
 }
 
 void add_format_options(CLI::App& command, GraphSpec& spec, const std::string& files) {
@@ -83,6 +97,16 @@ LoadedGraph load_graph(const GraphSpec& spec) {
       if (spec.weights) graph.matrix = generate::kronecker(spec.kron_scale, spec.edge_factor, options);
       else graph.pattern = generate::kronecker_pattern(spec.kron_scale, spec.edge_factor, options);
       graph.name = "kron-" + std::to_string(spec.kron_scale);
+      if (spec.integer_lengths && spec.weights) {
+        // 1 + floor(64 u) of the Graph500 length u: monotone, so the smallest of parallel
+        // edges and an edge's mirror stay the same edge's.
+        Matrix<double> lengths(graph.matrix.nrows(), graph.matrix.ncols(), Backend::cpu);
+        grb::apply(
+            lengths, no_mask, no_accum, [](double length) { return 1 + std::floor(64 * length); },
+            graph.matrix);
+        graph.matrix = std::move(lengths);
+        graph.name += "-int";
+      }
     } else {
       if (spec.weights) graph.matrix = generate::grid(spec.grid_side, spec.drop_fraction, options);
       else graph.pattern = generate::grid_pattern(spec.grid_side, spec.drop_fraction, options);

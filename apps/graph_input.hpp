@@ -28,6 +28,9 @@ struct GraphSpec {
   bool symmetrize = false;
   std::string format = "auto";
   std::string tntp_weight = "length";
+  /// --kron-lengths integer: the Kronecker graph's lengths are integers 1..64 (as the grids'
+  /// are, and as GPU SSSP papers benchmark) instead of Graph500's uniform [0, 1).
+  bool integer_lengths = false;
   /// False: the command reads no weights (BFS, CC, TC), so a generated graph is kept as its
   /// pattern (io::Graph::pattern_only), in 5 bytes an entry instead of 12.
   bool weights = true;
@@ -36,6 +39,9 @@ struct GraphSpec {
 /// --graph FILE | --kron SCALE | --grid SIDE (exactly one), and the options that shape them
 /// (add_format_options' among them).
 void add_graph_options(CLI::App& command, GraphSpec& spec);
+
+/// --kron-lengths graph500|integer (GraphSpec::integer_lengths).
+void add_kron_lengths_option(CLI::App& command, GraphSpec& spec);
 
 /// --format auto|mtx|edges|ldbc|binary|dimacs|metis|tntp and --tntp-weight length|time: how a
 /// graph file is read. `files` names what is read in the help ("the file's", "the input's").

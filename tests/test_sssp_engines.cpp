@@ -176,11 +176,11 @@ TEST_CASE("the SSSP engine table: names, backends, lookups, default delta") {
     CHECK_FALSE(info.description.empty());
     (info.backend == grb::Backend::cpu ? cpu_names : cuda_names).insert(std::string(info.name));
   }
-  CHECK(cpu_names == std::set<std::string>{"bellman-ford", "delta-stepping"});
+  CHECK(cpu_names == std::set<std::string>{"bellman-ford", "delta-stepping", "auto"});
   if (GRB_WITH_CUDA) {
     CHECK(cuda_names == std::set<std::string>{"bellman-ford", "delta-stepping",
                                               "frontier-bellman-ford", "near-far",
-                                              "near-far-persistent"});
+                                              "near-far-persistent", "light-heavy", "auto"});
   } else {
     CHECK(cuda_names.empty());
   }

@@ -52,13 +52,19 @@ class Engine {
   virtual Result result() const = 0;
   /// Device bytes this engine holds after prepare() (0 for cpu engines).
   virtual std::size_t device_bytes() const { return 0; }
+  /// The engine that `auto` picked in prepare() (empty for the others).
+  virtual std::string_view chosen() const { return {}; }
 };
+
+struct WeightSummary;
 
 struct EngineInfo {
   std::string_view name;         // as given to `grb sssp --engine NAME`
   std::string_view description;  // one line
   Backend backend;               // where it runs
   std::unique_ptr<Engine> (*make)();
+  /// The engine's bucket width when Options::delta is 0; nullptr for engines without buckets.
+  double (*default_delta)(const WeightSummary&) = nullptr;
 };
 
 /// Every engine built into this grb (cuda engines only when built with CUDA), in table order.
@@ -86,5 +92,11 @@ WeightSummary check_weights(const Matrix<double>& graph, std::string_view engine
 /// (docs/sssp.md: 32 vs 128 vs 8 on Berlin, grid1000/2000, kron20). 1 when every length is 0
 /// (any width then settles everything in one bucket).
 double default_delta(const WeightSummary& summary);
+
+/// light-heavy's default bucket width: mean length / mean out-degree (provisional).
+double light_heavy_delta(const WeightSummary& summary);
+
+/// The `auto` engine on `backend` (auto_engine.cpp): picks an engine from the graph in prepare().
+std::unique_ptr<Engine> make_auto(Backend backend);
 
 }  // namespace grb::sssp

@@ -167,6 +167,7 @@ void add_bench_command(CLI::App& app) {
   command->add_option("--drop", arguments->shape.drop_fraction, "fraction of grid edges dropped")
       ->check(CLI::Range(0.0, 1.0))
       ->default_val(0.25);
+  add_kron_lengths_option(*command, arguments->shape);
   command->add_flag("--symmetrize", arguments->shape.symmetrize,
                     "store both directions of every edge of the graph files");
   add_format_options(*command, arguments->shape, "the graph files'");

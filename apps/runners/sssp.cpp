@@ -34,6 +34,8 @@ class SsspRunner final : public EngineRunner<sssp::Engine, sssp::Result> {
     return validate::sssp(graph.matrix, source, distance, parent);
   }
 
+  std::string chosen() const override { return std::string(engine_->chosen()); }
+
   std::string validated_on() const override { return device_validates() ? "device" : "host"; }
 
   Work work() const override {

@@ -11,5 +11,6 @@ namespace grb::sssp::kernels {
 std::unique_ptr<Engine> make_frontier_bellman_ford();
 std::unique_ptr<Engine> make_near_far();
 std::unique_ptr<Engine> make_near_far_persistent();
+std::unique_ptr<Engine> make_light_heavy();
 
 }  // namespace grb::sssp::kernels

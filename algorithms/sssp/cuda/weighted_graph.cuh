@@ -29,8 +29,9 @@ __global__ void spell_out_sources(Index vertices, const Offset* offsets, Index* 
 
 class WeightedGraph {
  public:
-  /// `graph` must already have passed check_weights (square, lengths >= 0).
-  void upload(const Matrix<double>& graph) {
+  /// `graph` must already have passed check_weights (square, lengths >= 0). `by_length`: each
+  /// row's edges sorted by length, shortest first (light-heavy splits a row at one offset).
+  void upload(const Matrix<double>& graph, bool by_length = false) {
     vertices_ = graph.nrows();
     offsets_ = graph.csr().row_offsets.to(Backend::cuda);
     targets_ = graph.csr().col_indices.to(Backend::cuda);
@@ -40,6 +41,7 @@ class WeightedGraph {
       spell_out_sources<<<blocks_for(vertices_), block_threads, 0, current_stream()>>>(
           vertices_, offsets_.data(), sources_.data());
       GRB_CUDA_CHECK_LAUNCH();
+      if (by_length) sort_rows_by_length();
     }
   }
 
@@ -55,6 +57,8 @@ class WeightedGraph {
   }
 
  private:
+  void sort_rows_by_length();  // light_heavy.cu
+
   Index vertices_ = 0;
   detail::Array<Offset> offsets_;
   detail::Array<Index> targets_, sources_;

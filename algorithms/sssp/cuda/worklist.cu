@@ -1,87 +1,12 @@
 // The worklist's kernels and its host side (see worklist.cuh).
-#include <cuda/functional>
-#include <cooperative_groups.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
-#include "sssp/cuda/worklist.cuh"
+#include "sssp/cuda/worklist_round.cuh"
 
 namespace grb::sssp::kernels {
 namespace {
-
-namespace cg = cooperative_groups;
-
-constexpr int block = 256;
-constexpr Offset warp_degree = 32;
-constexpr Offset hub_degree = 4096;
-constexpr unsigned max_batch = 64;
-constexpr unsigned long long infinity_bits = 0x7ff0000000000000ull;
-
-__device__ inline unsigned long long bits_of(double distance) {
-  return static_cast<unsigned long long>(__double_as_longlong(distance));
-}
-__device__ inline double distance_of(unsigned long long bits) {
-  return __longlong_as_double(static_cast<long long>(bits));
-}
-
-/// A slot at the end of a queue, with one atomicAdd per group of converged lanes (the lanes
-/// that reach this call together share it).
-__device__ inline unsigned long long queue_slot(unsigned long long* tail) {
-  cg::coalesced_group group = cg::coalesced_threads();
-  unsigned long long base = 0;
-  if (group.thread_rank() == 0) base = atomicAdd(tail, static_cast<unsigned long long>(group.size()));
-  return group.shfl(base, 0) + group.thread_rank();
-}
-
-/// Grid-stride loops: this thread's first item and the whole grid's stride.
-__device__ inline unsigned long long first_item() {
-  return blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
-}
-__device__ inline unsigned long long item_stride() {
-  return gridDim.x * static_cast<unsigned long long>(blockDim.x);
-}
-
-/// slots[i] of a ring of queues, chosen by selects: a run-time index into an array of a kernel
-/// parameter would copy the array to local memory, a stack access on every queue append.
-template <class T, int N>
-__device__ inline T slot(T const (&slots)[N], unsigned i) {
-  T chosen = slots[0];
-#pragma unroll
-  for (int j = 1; j < N; ++j)
-    if (i == unsigned(j)) chosen = slots[j];
-  return chosen;
-}
-
-/// What one round needs besides the graph: rings, flags, the split.
-struct Round {
-  unsigned long long* distance;
-  unsigned* stamp;
-  unsigned* in_far;
-  Queues queues;
-  Counters* counters;
-  unsigned number;  // k
-  unsigned far_slot;
-  double split;
-
-  /// Edge u -> v of length `length`, u at distance `from`.
-  __device__ void relax(double from, Index v, double length) const {
-    const double candidate = from + length;
-    // A plain read first: most edges do not improve, and a stale (larger) value only costs the
-    // atomic, whose answer is authoritative.
-    if (!(candidate < distance_of(distance[v]))) return;
-    const unsigned long long bits = bits_of(candidate);
-    if (bits >= atomicMin(&distance[v], bits)) return;
-    if (candidate < split) {
-      const unsigned next = number + 1;
-      if (atomicExch(&stamp[v], next) != next)
-        slot(queues.near, next % 3)[queue_slot(&counters->near_tail[next % 3])] = v;
-    } else if (atomicExch(&in_far[v], 1u) == 0u) {
-      slot(queues.far, far_slot)[queue_slot(&counters->far_tail[far_slot])] = v;
-    }
-  }
-};
 
 __global__ void start_run(Index vertices, Index source, unsigned first_round,
                           unsigned long long* distance, unsigned* stamp, unsigned* in_far,
@@ -93,14 +18,6 @@ __global__ void start_run(Index vertices, Index source, unsigned first_round,
   in_far[v] = 0u;
   parent[v] = no_index;
   if (v == source) queue[0] = source;
-}
-
-/// Round k's bookkeeping (one thread): clears the tails round k + 1 will fill (see the header
-/// comment's rings) and counts the round if it has work.
-__device__ inline void begin_round(Counters* counters, unsigned k, unsigned long long work) {
-  counters->near_tail[(k + 2) % 3] = 0;
-  counters->hub_tail[(k + 1) % 3] = 0;
-  if (work > 0) ++counters->iterations;
 }
 
 /// Round k's relaxations: the `hubs` hubs round k - 1 collected, then the `size` vertices of
@@ -183,54 +100,10 @@ __global__ void __launch_bounds__(block) relax_round(WeightedView graph, Round r
   relax_queue(graph, round, size, hubs);
 }
 
-/// Folds the smallest distance at or above `split` among the `size` far vertices into
-/// `minimum` (below the split: relaxed since they were piled).
-__device__ void fold_far_minimum(const unsigned long long* distance, const Index* far,
-                                 unsigned long long size, double split,
-                                 unsigned long long* minimum) {
-  unsigned long long smallest = ~0ull;
-  for (unsigned long long i = first_item(); i < size; i += item_stride()) {
-    const unsigned long long bits = distance[far[i]];
-    if (!(distance_of(bits) < split) && bits < smallest) smallest = bits;
-  }
-  smallest = warp_reduce(smallest, ::cuda::minimum<>{});
-  if (lane_id() == 0 && smallest != ~0ull) atomicMin(minimum, smallest);
-}
-
 __global__ void __launch_bounds__(block)
     far_minimum(const unsigned long long* distance, const Index* far, unsigned far_slot,
                 double split, Counters* counters) {
   fold_far_minimum(distance, far, counters->far_tail[far_slot], split, &counters->far_minimum[0]);
-}
-
-/// The split after a far minimum of `smallest`: at least one far vertex must fall below it,
-/// however large the distances (delta may vanish next to them).
-__host__ __device__ inline double next_split_after(double smallest, double delta) {
-  return fmax(smallest + delta, nextafter(smallest, HUGE_VAL));
-}
-
-/// Moves the `size` vertices of far pile `from_slot` below the new split to the queue of round
-/// `next`; keeps the rest in the other pile; drops those below the old split (relaxed since
-/// they were piled).
-__device__ void split_far_pile(const unsigned long long* distance, unsigned* stamp,
-                               unsigned* in_far, const Queues& queues, unsigned from_slot,
-                               unsigned long long size, double old_split, double new_split,
-                               unsigned next, Counters* counters) {
-  const Index* from = slot(queues.far, from_slot);
-  const unsigned to_slot = 1 - from_slot;
-  for (unsigned long long i = first_item(); i < size; i += item_stride()) {
-    const Index v = from[i];
-    in_far[v] = 0u;
-    const double d = distance_of(distance[v]);
-    if (d < old_split) continue;
-    if (d < new_split) {
-      if (atomicExch(&stamp[v], next) != next)
-        slot(queues.near, next % 3)[queue_slot(&counters->near_tail[next % 3])] = v;
-    } else {
-      in_far[v] = 1u;
-      slot(queues.far, to_slot)[queue_slot(&counters->far_tail[to_slot])] = v;
-    }
-  }
 }
 
 __global__ void __launch_bounds__(block)
@@ -343,7 +216,15 @@ __global__ void spell_out_sources(Index vertices, const Offset* offsets, Index* 
   for (Offset e = offsets[v]; e < offsets[v + 1]; ++e) sources[e] = v;
 }
 
-void Worklist::allocate(const WeightedGraph& graph) {
+Queues Worklist::queues() {
+  return {{near_[0].data(), near_[1].data(), near_[2].data()},
+          {hubs_[0].data(), hubs_[1].data(), hubs_[2].data()},
+          {far_[0].data(), far_[1].data()},
+          {hub_ranges_[0].data(), hub_ranges_[1].data(), hub_ranges_[2].data()},
+          {settled_[0].data(), settled_[1].data()}};
+}
+
+void Worklist::allocate(const WeightedGraph& graph, bool light_heavy) {
   graph_ = graph.view();
   const Index n = graph.vertices();
   distance_ = detail::Array<unsigned long long>(n, Backend::cuda);
@@ -355,6 +236,7 @@ void Worklist::allocate(const WeightedGraph& graph) {
   for (auto& queue : hubs_) queue = detail::Array<Index>(n, Backend::cuda);
   for (auto& queue : far_) queue = detail::Array<Index>(n, Backend::cuda);
   counters_ = detail::Array<Counters>(1, Backend::cuda);
+  if (light_heavy) allocate_light_heavy(graph);
   // Enough resident blocks to keep every SM busy on big rounds; small rounds leave most idle.
   blocks_ = 4 * multiprocessor_count();
   // The persistent loop needs every block resident at once (for the grid barrier): as many as
@@ -389,9 +271,7 @@ void Worklist::read_counters() {
 }
 
 void Worklist::drain() {
-  const Queues queues{{near_[0].data(), near_[1].data(), near_[2].data()},
-                      {hubs_[0].data(), hubs_[1].data(), hubs_[2].data()},
-                      {far_[0].data(), far_[1].data()}};
+  const Queues queues = this->queues();
   for (;;) {
     for (unsigned r = 0; r < batch_; ++r, ++round_) {
       const Round round{distance_.data(), stamp_.data(), in_far_.data(), queues,
@@ -426,9 +306,7 @@ bool Worklist::advance_split(double delta) {
   double smallest;
   std::memcpy(&smallest, &smallest_bits, sizeof smallest);
   const double next_split = next_split_after(smallest, delta);
-  const Queues queues{{near_[0].data(), near_[1].data(), near_[2].data()},
-                      {hubs_[0].data(), hubs_[1].data(), hubs_[2].data()},
-                      {far_[0].data(), far_[1].data()}};
+  const Queues queues = this->queues();
   split_far<<<std::min(blocks_for(size), blocks_), block, 0, current_stream()>>>(
       distance_.data(), stamp_.data(), in_far_.data(), queues, far_slot_, split_, next_split,
       round_, counters_.data());
@@ -442,9 +320,7 @@ bool Worklist::advance_split(double delta) {
 }
 
 std::uint64_t Worklist::settle(double delta) {
-  const Queues queues{{near_[0].data(), near_[1].data(), near_[2].data()},
-                      {hubs_[0].data(), hubs_[1].data(), hubs_[2].data()},
-                      {far_[0].data(), far_[1].data()}};
+  const Queues queues = this->queues();
   WeightedView graph = graph_;
   Round round{distance_.data(), stamp_.data(), in_far_.data(), queues,
               counters_.data(), round_, far_slot_, split_};
@@ -503,13 +379,15 @@ Stats Worklist::counts() const {
 std::size_t Worklist::bytes() const {
   const std::size_t n = distance_.size();
   return n * (sizeof(unsigned long long) + 3 * sizeof(unsigned) + 9 * sizeof(Index)) +
-         sizeof(Counters);
+         sizeof(Counters) + light_end_.size() * sizeof(Offset) +
+         (settled_[0].size() + settled_[1].size()) * sizeof(Index) +
+         settled_stamp_.size() * sizeof(unsigned) + 3 * hub_ranges_[0].size() * sizeof(HubRange);
 }
 
 void WorklistEngine::prepare(const Matrix<double>& graph) {
   summary_ = check_weights(graph, name_);
-  graph_.upload(graph);
-  worklist_.allocate(graph_);
+  graph_.upload(graph, light_heavy_);
+  worklist_.allocate(graph_, light_heavy_);
   GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
   prepared_ = true;
 }

@@ -49,17 +49,29 @@ struct Counters {
   unsigned long long relaxations;  // edges inspected
   unsigned long long iterations;   // rounds that had work
   unsigned long long unresolved;   // parent pass: reached vertices still without a parent
+  unsigned long long settled_tail[2];  // light-heavy: the lists of vertices owing heavy edges
+  unsigned long long heavy_rounds;     // light-heavy: rounds over heavy edges
+};
+
+/// A hub's edges [begin, end) owed a relaxation: light-heavy's hubs, which a round collects and
+/// the next one relaxes across the grid, carry the range (its light or its heavy edges).
+struct HubRange {
+  Index vertex;
+  Offset begin, end;
 };
 
 struct Queues {
   Index* near[3];
   Index* hubs[3];
   Index* far[2];
+  HubRange* hub_ranges[3];  // light-heavy only
+  Index* settled[2];        // light-heavy only
 };
 
 class Worklist {
  public:
-  void allocate(const WeightedGraph& graph);
+  /// `light_heavy`: also the lists settle_light_heavy() needs (the graph's rows sorted by length).
+  void allocate(const WeightedGraph& graph, bool light_heavy = false);
   /// Every distance +inf but the source's 0; the source queued; `split` the first bound.
   void start(Index source, double split);
   /// Rounds until no vertex below the split is left to relax.
@@ -70,6 +82,12 @@ class Worklist {
   /// drain() and advance_split(delta) until the far pile is empty, in one cooperative kernel
   /// launch (no host round trip per round); returns the phases (buckets). Only if persistent().
   std::uint64_t settle(double delta);
+  /// Delta-stepping with light and heavy edges (light_heavy.cu), in one cooperative launch:
+  /// rounds relax the near queue's light edges (length <= delta) only; when the near side runs
+  /// dry, one round relaxes the heavy edges of every vertex those rounds relaxed, once; then
+  /// the split moves as in settle(). Returns the phases. Only if persistent() and allocated
+  /// with light_heavy.
+  std::uint64_t settle_light_heavy(double delta);
   /// Whether settle() can run: the GPU launches cooperative kernels.
   bool persistent() const { return persistent_blocks_ > 0; }
   /// For each reached v != source, an in-neighbour u with dist[u] + w(u, v) == dist[v].
@@ -83,12 +101,22 @@ class Worklist {
 
  private:
   void read_counters();
+  Queues queues();
+  void allocate_light_heavy(const WeightedGraph& graph);  // light_heavy.cu
 
   WeightedView graph_;
   detail::Array<unsigned long long> distance_;
   detail::Array<unsigned> stamp_, in_far_, resolved_;
   detail::Array<Index> parent_;
   detail::Array<Index> near_[3], hubs_[3], far_[2];
+  // light-heavy: each vertex's first heavy edge for delta_light_, the settled lists and their
+  // generation stamps, the hubs' ranges.
+  detail::Array<Offset> light_end_;
+  double light_delta_ = -1;
+  detail::Array<Index> settled_[2];
+  detail::Array<unsigned> settled_stamp_;
+  detail::Array<HubRange> hub_ranges_[3];
+  unsigned light_heavy_blocks_ = 0;
   detail::Array<Counters> counters_;
   PinnedValue<Counters> host_;  // read back once per batch of rounds
   unsigned blocks_ = 0;
@@ -99,11 +127,13 @@ class Worklist {
   double split_ = 0;
 };
 
-/// The shell both engines share: prepare() checks the lengths and uploads the graph; run()
+/// The shell the engines share: prepare() checks the lengths and uploads the graph; run()
 /// starts the worklist, calls the engine's own loop and recovers parents; result() copies back.
 class WorklistEngine : public Engine {
  public:
-  explicit WorklistEngine(std::string_view name) : name_(name) {}
+  /// `light_heavy`: the engine runs settle_light_heavy() (rows sorted by length, its lists).
+  explicit WorklistEngine(std::string_view name, bool light_heavy = false)
+      : name_(name), light_heavy_(light_heavy) {}
 
   void prepare(const Matrix<double>& graph) final;
   void run(Index source, const Options& options) final;
@@ -120,6 +150,7 @@ class WorklistEngine : public Engine {
   Worklist worklist_;
   std::uint64_t phases_ = 0;
   double delta_ = 0;
+  bool light_heavy_ = false;
 
  private:
   bool prepared_ = false;

@@ -111,10 +111,18 @@ double Summary::harmonic_gteps() const {
 
 void print_summaries(std::ostream& out, const std::vector<Summary>& summaries) {
   using Align = Table::Align;
-  Table table({{"graph"}, {"algorithm"}, {"engine"}, {"backend"}, {"roots", Align::right},
-               {"median ms", Align::right}, {"GTEPS (hm)", Align::right},
-               {"x best", Align::right}, {"edges/run", Align::right},
-               {"host MiB", Align::right}, {"device MiB", Align::right}});
+  Table table({{"graph"},
+               {"algorithm"},
+               {"engine"},
+               {"backend"},
+               {"roots", Align::right},
+               {"median ms", Align::right},
+               {"GTEPS (hm)", Align::right},
+               {"x best", Align::right},
+               {"edges/run", Align::right},
+               {"per entry", Align::right},
+               {"host MiB", Align::right},
+               {"device MiB", Align::right}});
   for (const Summary& row : summaries) {
     double best = 0;
     for (const Summary& other : summaries)
@@ -127,8 +135,8 @@ void print_summaries(std::ostream& out, const std::vector<Summary>& summaries) {
     std::string roots = std::to_string(row.teps.size() + row.failures);
     if (row.skipped > 0) roots += " of " + std::to_string(row.teps.size() + row.failures + row.skipped);
     if (row.failures > 0) {
-      table.add(
-          {row.graph, algorithm, engine, backend, roots, "FAILED", "FAILED", "-", "-", "-", "-"});
+      table.add({row.graph, algorithm, engine, backend, roots, "FAILED", "FAILED", "-", "-", "-",
+                 "-", "-"});
       continue;
     }
     double edges = 0;
@@ -137,6 +145,9 @@ void print_summaries(std::ostream& out, const std::vector<Summary>& summaries) {
     table.add({row.graph, algorithm, engine, backend, roots, fixed(row.median(), 3),
                fixed(gteps, 4), gteps > 0 ? fixed(best / gteps, 2) : std::string("-"),
                row.edges_inspected.empty() ? std::string("-") : grouped(std::uint64_t(edges)),
+               row.edges_inspected.empty() || row.stored_entries == 0
+                   ? std::string("-")
+                   : fixed(edges / double(row.stored_entries), 2),
                mebibytes(row.peak_host_bytes), mebibytes(row.peak_device_bytes)});
   }
   table.print(out);

@@ -68,6 +68,7 @@ struct Summary {
   std::vector<double> median_ms;  // per root
   std::vector<double> teps;       // per root
   std::vector<double> edges_inspected;
+  Offset stored_entries = 0;  // the graph's: edges inspected per entry is the work efficiency
   std::size_t peak_host_bytes = 0;    // see EntryRun
   std::size_t peak_device_bytes = 0;
   std::size_t failures = 0;

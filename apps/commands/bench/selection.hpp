@@ -16,7 +16,7 @@ enum class Algorithm { bfs, sssp, cc, tc };
 std::string_view to_string(Algorithm algorithm);
 
 /// One run of the benchmark on each graph: an engine on a backend; for SSSP, delta_factor > 0
-/// runs it with delta = delta_factor x the default delta (sssp::default_delta).
+/// runs it with delta = delta_factor x the engine's default delta (EngineInfo::default_delta).
 struct Entry {
   Algorithm algorithm = Algorithm::bfs;
   std::string engine;  // as `grb engines` names it

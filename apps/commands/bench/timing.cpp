@@ -111,18 +111,25 @@ class Bench {
     const std::vector<Index> roots = pick_roots(graph, options_.roots, options_.seed);
     const std::optional<Matrix<double>> device_graph = device_copy(graph);
     References references;
-    std::optional<double> default_delta;
+    std::optional<sssp::WeightSummary> lengths;
     for (const Entry& entry : entries_) {
       double delta = 0;
       if (entry.delta_factor > 0) {
-        if (!default_delta)
-          default_delta = sssp::default_delta(sssp::check_weights(graph.matrix, "grb bench"));
-        delta = entry.delta_factor * *default_delta;
+        const auto rule = sssp::find_engine(entry.engine, entry.backend).default_delta;
+        if (!rule) {
+          std::cerr << "bench: " << describe_entry(graph, entry)
+                    << ": the engine has no bucket width; --delta-factors does not apply"
+                    << std::endl;
+          continue;
+        }
+        if (!lengths) lengths = sssp::check_weights(graph.matrix, "grb bench");
+        delta = entry.delta_factor * rule(*lengths);
       }
       const Matrix<double>* validator =
           validated_on_device(entry) && device_graph ? &*device_graph : nullptr;
       Summary summary;
       summary.graph = graph.name;
+      summary.stored_entries = stored_entries(graph);
       summary.entry = entry;
       try {
         run_entry(loaded, entry, delta, roots, validator, references[entry.algorithm], summary);
@@ -193,12 +200,6 @@ class Bench {
       }
     }
     runner->run(roots.front());  // warm-up: module load, first touch, lazily built transposes
-    if (entry.delta_factor > 0 && !runner->work().delta) {
-      progress_ << std::endl;
-      std::cerr << "bench: " << describe_entry(graph, entry)
-                << ": the engine has no bucket width; --delta-factors does not apply" << std::endl;
-      return;
-    }
     const std::string device = device_name(entry.backend);
     const Clock::time_point started = Clock::now();
     for (std::size_t r = 0; r < roots.size(); ++r) {

@@ -1,0 +1,271 @@
+// light-heavy: delta-stepping with light and heavy edges (Meyer & Sanders 2003) on the worklist,
+// in one cooperative launch.
+//
+// near-far relaxes every edge of a vertex each time the vertex is relaxed. On power-law graphs a
+// hub's distance improves several times within its bucket (it has thousands of in-edges), and
+// each time all of its edges go again: kron22 with Graph500 lengths relaxes 3-5 edges per stored
+// entry whatever delta is (docs/sssp.md). Here an edge is light when its length is <= delta and
+// heavy otherwise. Rounds relax only the light edges of the near queue, and each vertex they
+// relax is listed once per generation. When the near side runs dry, one round relaxes the heavy
+// edges of the listed vertices, once, at their final distances: a heavy edge from a bucket
+// always lands beyond it (length > delta), so it cannot change the bucket. Where rounding lets a
+// heavy edge land below the split after all, the vertex is queued, relaxed and listed again (a
+// new generation), so no improvement is lost. Rows are sorted by length once (prepare), so a
+// vertex's light edges are a prefix of its row, ending at light_end (found per delta).
+//
+// Each round spreads its edges evenly over a block's threads: a block takes 256 queued vertices,
+// scans their edge counts (cub::BlockScan) and gives every thread the edges at its stride, each
+// thread finding its edge's vertex by a binary search of the scan in shared memory. Vertices with
+// 4096 or more edges in the range go to a list of ranges that the whole grid relaxes next round
+// (as the worklist's hubs).
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <cuda/std/functional>
+#include <utility>
+
+#include "grb/cuda/runtime.cuh"
+#include "sssp/cuda/engines.hpp"
+#include "sssp/cuda/worklist_round.cuh"
+
+namespace grb::sssp::kernels {
+namespace {
+
+/// light_end[v]: the first edge of v's row (sorted by length) longer than delta.
+__global__ void find_light_ends(WeightedView graph, double delta, Offset* light_end) {
+  GRB_GRID_STRIDE_LOOP(v, graph.nrows) {
+    Offset low = graph.begin(Index(v)), high = graph.end(Index(v));
+    while (low < high) {
+      const Offset middle = low + (high - low) / 2;
+      if (graph.values[middle] <= delta)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+    light_end[v] = low;
+  }
+}
+
+/// What the rounds of one launch share beyond the worklist's Round.
+struct LightHeavy {
+  const Offset* light_end;
+  unsigned* settled_stamp;  // generation + 1 of the last listing
+};
+
+/// A block's tile: 256 queued vertices' edge ranges, scanned.
+struct Tile {
+  using Scan = cub::BlockScan<Offset, block>;
+  typename Scan::TempStorage scan;
+  Offset start[block];  // the tile position of vertex t's first edge
+  Offset first_edge[block];
+  double from[block];
+};
+
+/// The hubs' ranges a previous round collected: the whole grid strides over each in turn.
+__device__ void relax_hub_ranges(const WeightedView& graph, const Round& round,
+                                 const HubRange* ranges, unsigned long long count,
+                                 unsigned long long& inspected) {
+  for (unsigned long long h = 0; h < count; ++h) {
+    const HubRange range = ranges[h];
+    const double from = distance_of(round.distance[range.vertex]);
+    for (Offset e = range.begin + first_item(); e < range.end; e += item_stride()) {
+      round.relax(from, graph.col_indices[e], graph.values[e]);
+      ++inspected;
+    }
+  }
+}
+
+/// The light (heavy = false) or heavy edges of `size` queued vertices, tile by tile. Light:
+/// each vertex is listed in `settled` once per generation (`mark`). Hub ranges go to `hubs`.
+template <bool heavy>
+__device__ void relax_tiles(const WeightedView& graph, const LightHeavy& split, const Round& round,
+                            const Index* items, unsigned long long size, Index* settled,
+                            unsigned long long* settled_tail, unsigned mark, HubRange* hubs,
+                            unsigned long long* hub_tail, Tile& tile,
+                            unsigned long long& inspected) {
+  for (unsigned long long base = std::uint64_t(blockIdx.x) * block; base < size;
+       base += std::uint64_t(gridDim.x) * block) {
+    const unsigned long long i = base + threadIdx.x;
+    Offset begin = 0, end = 0;
+    double from = 0;
+    if (i < size) {
+      const Index u = items[i];
+      begin = heavy ? split.light_end[u] : graph.begin(u);
+      end = heavy ? graph.end(u) : split.light_end[u];
+      if (!heavy && atomicExch(&split.settled_stamp[u], mark) != mark)
+        settled[queue_slot(settled_tail)] = u;
+      from = distance_of(round.distance[u]);
+      if (end - begin >= hub_degree) {
+        hubs[queue_slot(hub_tail)] = HubRange{u, begin, end};
+        end = begin;
+      }
+    }
+    Offset start = 0, total = 0;
+    Tile::Scan(tile.scan).ExclusiveSum(end - begin, start, total);
+    tile.start[threadIdx.x] = start;
+    tile.first_edge[threadIdx.x] = begin;
+    tile.from[threadIdx.x] = from;
+    __syncthreads();
+    for (Offset x = threadIdx.x; x < total; x += block) {
+      // The last vertex whose range starts at or before x: vertices with no edges share their
+      // successor's start, so the last one is the one whose range holds x.
+      int low = 0, high = block - 1;
+      while (low < high) {
+        const int middle = (low + high + 1) / 2;
+        if (tile.start[middle] <= x)
+          low = middle;
+        else
+          high = middle - 1;
+      }
+      const Offset e = tile.first_edge[low] + (x - tile.start[low]);
+      round.relax(tile.from[low], graph.col_indices[e], graph.values[e]);
+      ++inspected;
+    }
+    __syncthreads();  // the tile is rewritten next
+  }
+}
+
+/// The whole search after start(): light rounds while the near side has work, a heavy round
+/// when it runs dry and vertices owe heavy edges, else a phase change as in persistent_near_far
+/// (worklist.cu), whose rules for values that decide control flow this follows. The settled
+/// list of generation g is slot g % 2; the heavy round of g clears the other slot's tail, last
+/// read by the heavy round of g - 1, before a barrier.
+__global__ void __launch_bounds__(block)
+    persistent_light_heavy(WeightedView graph, LightHeavy split, Round round, double delta) {
+  __shared__ Tile tile;
+  const cg::grid_group grid = cg::this_grid();
+  Counters* counters = round.counters;
+  const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
+  unsigned long long inspected = 0;
+  unsigned generation = 0;
+  for (unsigned phase = 0;;) {
+    const unsigned k = round.number;
+    const unsigned long long size = counters->near_tail[k % 3];
+    const unsigned long long hubs = counters->hub_tail[(k + 2) % 3];
+    const unsigned g = generation % 2;
+    if (size + hubs > 0) {
+      if (first_thread) begin_round(counters, k, size + hubs);
+      relax_hub_ranges(graph, round, slot(round.queues.hub_ranges, (k + 2) % 3), hubs, inspected);
+      relax_tiles<false>(graph, split, round, slot(round.queues.near, k % 3), size,
+                         slot(round.queues.settled, g), &counters->settled_tail[g], generation + 1,
+                         slot(round.queues.hub_ranges, k % 3), &counters->hub_tail[k % 3], tile,
+                         inspected);
+      ++round.number;
+      grid.sync();
+      continue;
+    }
+    const unsigned long long settled = counters->settled_tail[g];
+    if (settled > 0) {
+      if (first_thread) {
+        begin_round(counters, k, settled);
+        counters->settled_tail[1 - g] = 0;
+        ++counters->heavy_rounds;
+      }
+      relax_tiles<true>(graph, split, round, slot(round.queues.settled, g), settled, nullptr,
+                        nullptr, 0, slot(round.queues.hub_ranges, k % 3),
+                        &counters->hub_tail[k % 3], tile, inspected);
+      ++generation;
+      ++round.number;
+      grid.sync();
+      continue;
+    }
+    const unsigned pile = round.far_slot;
+    const unsigned long long piled = counters->far_tail[pile];
+    if (piled == 0) break;
+    unsigned long long* minimum = &counters->far_minimum[phase % 2];
+    if (first_thread) counters->far_minimum[(phase + 1) % 2] = ~0ull;
+    fold_far_minimum(round.distance, slot(round.queues.far, pile), piled, round.split, minimum);
+    grid.sync();
+    const unsigned long long smallest = *minimum;
+    if (smallest >= infinity_bits) break;
+    const double next = next_split_after(distance_of(smallest), delta);
+    split_far_pile(round.distance, round.stamp, round.in_far, round.queues, pile, piled,
+                   round.split, next, k, counters);
+    if (first_thread) {
+      counters->far_tail[pile] = 0;
+      ++counters->splits;
+    }
+    round.far_slot = 1 - pile;
+    round.split = next;
+    ++phase;
+    grid.sync();
+  }
+  // Every thread leaves by the same branch (the values above are uniform): the warps are whole.
+  const unsigned long long warp_inspected = warp_reduce(inspected, ::cuda::std::plus<>{});
+  if (lane_id() == 0 && warp_inspected > 0) atomicAdd(&counters->relaxations, warp_inspected);
+}
+
+class LightHeavyEngine final : public WorklistEngine {
+ public:
+  LightHeavyEngine() : WorklistEngine("light-heavy", true) {}
+
+ private:
+  void search(Index source, const Options& options) override {
+    delta_ = options.delta > 0 ? options.delta : light_heavy_delta(summary_);
+    worklist_.start(source, delta_);
+    if (worklist_.persistent()) {
+      phases_ = worklist_.settle_light_heavy(delta_);
+      return;
+    }
+    // Without cooperative launches: near-far's host loop (every edge light).
+    phases_ = 0;
+    do {
+      worklist_.drain();
+      ++phases_;
+    } while (worklist_.advance_split(delta_));
+  }
+};
+
+}  // namespace
+
+void WeightedGraph::sort_rows_by_length() {
+  detail::Array<double> lengths(lengths_.size(), Backend::cuda);
+  detail::Array<Index> targets(targets_.size(), Backend::cuda);
+  cub::DoubleBuffer<double> keys(lengths_.data(), lengths.data());
+  cub::DoubleBuffer<Index> values(targets_.data(), targets.data());
+  cub_run([&](void* temporary, std::size_t& bytes) {
+    return cub::DeviceSegmentedSort::SortPairs(
+        temporary, bytes, keys, values, static_cast<std::int64_t>(edges()),
+        static_cast<std::int64_t>(vertices_), offsets_.data(), offsets_.data() + 1,
+        current_stream());
+  });
+  if (keys.Current() != lengths_.data()) std::swap(lengths_, lengths);
+  if (values.Current() != targets_.data()) std::swap(targets_, targets);
+}
+
+void Worklist::allocate_light_heavy(const WeightedGraph& graph) {
+  const Index n = graph.vertices();
+  light_end_ = detail::Array<Offset>(n, Backend::cuda);
+  light_delta_ = -1;
+  for (auto& list : settled_) list = detail::Array<Index>(n, Backend::cuda);
+  settled_stamp_ = detail::Array<unsigned>(n, Backend::cuda);
+  // A round lists each vertex at most once, and a hub range holds hub_degree edges or more.
+  const std::size_t hubs = std::min<std::uint64_t>(n, graph.edges() / hub_degree + 1);
+  for (auto& list : hub_ranges_) list = detail::Array<HubRange>(hubs, Backend::cuda);
+  light_heavy_blocks_ =
+      cooperative_launch_supported() ? resident_blocks(persistent_light_heavy, block) : 0u;
+}
+
+std::uint64_t Worklist::settle_light_heavy(double delta) {
+  if (delta != light_delta_) {
+    find_light_ends<<<blocks_for(graph_.nrows), block, 0, current_stream()>>>(graph_, delta,
+                                                                              light_end_.data());
+    GRB_CUDA_CHECK(cudaGetLastError());
+    light_delta_ = delta;
+  }
+  GRB_CUDA_CHECK(cudaMemsetAsync(settled_stamp_.data(), 0, settled_stamp_.size() * sizeof(unsigned),
+                                 current_stream()));
+  WeightedView graph = graph_;
+  LightHeavy split{light_end_.data(), settled_stamp_.data()};
+  Round round{distance_.data(), stamp_.data(), in_far_.data(), queues(),
+              counters_.data(), round_,        far_slot_,      split_};
+  void* arguments[] = {&graph, &split, &round, &delta};
+  GRB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_light_heavy),
+                                             light_heavy_blocks_, block, arguments, 0,
+                                             current_stream()));
+  read_counters();
+  return 1 + (*host_).splits;
+}
+
+std::unique_ptr<Engine> make_light_heavy() { return std::make_unique<LightHeavyEngine>(); }
+
+}  // namespace grb::sssp::kernels

@@ -1,0 +1,140 @@
+// The device side of one worklist round, shared by the worklist engines' kernels (worklist.cu,
+// light_heavy.cu): distance bits, queue slots, the relaxation of one edge, the far pile's
+// minimum and split. See worklist.cuh for the rings of queues these walk.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include <cmath>
+#include <cuda/functional>
+
+#include "sssp/cuda/worklist.cuh"
+
+namespace grb::sssp::kernels {
+
+namespace cg = cooperative_groups;
+
+inline constexpr int block = 256;
+inline constexpr Offset warp_degree = 32;
+inline constexpr Offset hub_degree = 4096;
+inline constexpr unsigned max_batch = 64;
+inline constexpr unsigned long long infinity_bits = 0x7ff0000000000000ull;
+
+__device__ inline unsigned long long bits_of(double distance) {
+  return static_cast<unsigned long long>(__double_as_longlong(distance));
+}
+__device__ inline double distance_of(unsigned long long bits) {
+  return __longlong_as_double(static_cast<long long>(bits));
+}
+
+/// A slot at the end of a queue, with one atomicAdd per group of converged lanes (the lanes
+/// that reach this call together share it).
+__device__ inline unsigned long long queue_slot(unsigned long long* tail) {
+  cg::coalesced_group group = cg::coalesced_threads();
+  unsigned long long base = 0;
+  if (group.thread_rank() == 0)
+    base = atomicAdd(tail, static_cast<unsigned long long>(group.size()));
+  return group.shfl(base, 0) + group.thread_rank();
+}
+
+/// Grid-stride loops: this thread's first item and the whole grid's stride.
+__device__ inline unsigned long long first_item() {
+  return blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+}
+__device__ inline unsigned long long item_stride() {
+  return gridDim.x * static_cast<unsigned long long>(blockDim.x);
+}
+
+/// slots[i] of a ring of queues, chosen by selects: a run-time index into an array of a kernel
+/// parameter would copy the array to local memory, a stack access on every queue append.
+template <class T, int N>
+__device__ inline T slot(T const (&slots)[N], unsigned i) {
+  T chosen = slots[0];
+#pragma unroll
+  for (int j = 1; j < N; ++j)
+    if (i == unsigned(j)) chosen = slots[j];
+  return chosen;
+}
+
+/// What one round needs besides the graph: rings, flags, the split.
+struct Round {
+  unsigned long long* distance;
+  unsigned* stamp;
+  unsigned* in_far;
+  Queues queues;
+  Counters* counters;
+  unsigned number;  // k
+  unsigned far_slot;
+  double split;
+
+  /// Edge u -> v of length `length`, u at distance `from`.
+  __device__ void relax(double from, Index v, double length) const {
+    const double candidate = from + length;
+    // A plain read first: most edges do not improve, and a stale (larger) value only costs the
+    // atomic, whose answer is authoritative.
+    if (!(candidate < distance_of(distance[v]))) return;
+    const unsigned long long bits = bits_of(candidate);
+    if (bits >= atomicMin(&distance[v], bits)) return;
+    if (candidate < split) {
+      const unsigned next = number + 1;
+      if (atomicExch(&stamp[v], next) != next)
+        slot(queues.near, next % 3)[queue_slot(&counters->near_tail[next % 3])] = v;
+    } else if (atomicExch(&in_far[v], 1u) == 0u) {
+      slot(queues.far, far_slot)[queue_slot(&counters->far_tail[far_slot])] = v;
+    }
+  }
+};
+
+/// Round k's bookkeeping (one thread): clears the tails round k + 1 will fill (see the header
+/// comment's rings) and counts the round if it has work.
+__device__ inline void begin_round(Counters* counters, unsigned k, unsigned long long work) {
+  counters->near_tail[(k + 2) % 3] = 0;
+  counters->hub_tail[(k + 1) % 3] = 0;
+  if (work > 0) ++counters->iterations;
+}
+
+/// Folds the smallest distance at or above `split` among the `size` far vertices into
+/// `minimum` (below the split: relaxed since they were piled).
+__device__ inline void fold_far_minimum(const unsigned long long* distance, const Index* far,
+                                        unsigned long long size, double split,
+                                        unsigned long long* minimum) {
+  unsigned long long smallest = ~0ull;
+  for (unsigned long long i = first_item(); i < size; i += item_stride()) {
+    const unsigned long long bits = distance[far[i]];
+    if (!(distance_of(bits) < split) && bits < smallest) smallest = bits;
+  }
+  smallest = warp_reduce(smallest, ::cuda::minimum<>{});
+  if (lane_id() == 0 && smallest != ~0ull) atomicMin(minimum, smallest);
+}
+
+/// The split after a far minimum of `smallest`: at least one far vertex must fall below it,
+/// however large the distances (delta may vanish next to them).
+__host__ __device__ inline double next_split_after(double smallest, double delta) {
+  return fmax(smallest + delta, nextafter(smallest, HUGE_VAL));
+}
+
+/// Moves the `size` vertices of far pile `from_slot` below the new split to the queue of round
+/// `next`; keeps the rest in the other pile; drops those below the old split (relaxed since
+/// they were piled).
+__device__ inline void split_far_pile(const unsigned long long* distance, unsigned* stamp,
+                                      unsigned* in_far, const Queues& queues, unsigned from_slot,
+                                      unsigned long long size, double old_split, double new_split,
+                                      unsigned next, Counters* counters) {
+  const Index* from = slot(queues.far, from_slot);
+  const unsigned to_slot = 1 - from_slot;
+  for (unsigned long long i = first_item(); i < size; i += item_stride()) {
+    const Index v = from[i];
+    in_far[v] = 0u;
+    const double d = distance_of(distance[v]);
+    if (d < old_split) continue;
+    if (d < new_split) {
+      if (atomicExch(&stamp[v], next) != next)
+        slot(queues.near, next % 3)[queue_slot(&counters->near_tail[next % 3])] = v;
+    } else {
+      in_far[v] = 1u;
+      slot(queues.far, to_slot)[queue_slot(&counters->far_tail[to_slot])] = v;
+    }
+  }
+}
+
+}  // namespace grb::sssp::kernels
