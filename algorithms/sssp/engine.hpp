@@ -93,7 +93,12 @@ WeightSummary check_weights(const Matrix<double>& graph, std::string_view engine
 /// (any width then settles everything in one bucket).
 double default_delta(const WeightSummary& summary);
 
-/// light-heavy's default bucket width: mean length / mean out-degree (provisional).
+/// light-heavy's default bucket width: 4 x mean length / mean out-degree, 1/32 of near-far's.
+/// Heavy edges are relaxed once whatever delta is, so light-heavy gains from narrow buckets
+/// where near-far loses; each bucket still costs a heavy round and a phase change. In a sweep of
+/// 1, 2, 4 and 8 on the H200 (kron20, kron22 with Graph500 and with 1..64 lengths) 2 and 4 were
+/// best, within 3% of each other on the Graph500 lengths and 4 by 14% on the integer ones
+/// (docs/sssp.md; `grb bench --algorithms sssp --engines light-heavy --delta-factors 0.5,2`).
 double light_heavy_delta(const WeightSummary& summary);
 
 /// The `auto` engine on `backend` (auto_engine.cpp): picks an engine from the graph in prepare().

@@ -110,7 +110,7 @@ double default_delta(const WeightSummary& summary) {
 
 double light_heavy_delta(const WeightSummary& summary) {
   if (summary.mean_weight <= 0 || summary.mean_degree <= 0) return 1.0;
-  return summary.mean_weight / summary.mean_degree;
+  return 4.0 * summary.mean_weight / summary.mean_degree;
 }
 
 }  // namespace grb::sssp

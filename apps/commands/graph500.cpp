@@ -70,7 +70,7 @@ struct Graph500Options {
   std::uint64_t seed = 1;
   std::string backend;  // default: cuda where available, else cpu
   std::string bfs_engine;
-  std::string sssp_engine = "bellman-ford";
+  std::string sssp_engine = "auto";
   std::string validation;  // device or host; default: device on cuda, host on cpu
   std::string json;
   int gpus = 0;  // distributed: GPU ranks in this process
@@ -432,8 +432,11 @@ void add_graph500_command(CLI::App& app) {
   command->add_option("--bfs-engine", options->bfs_engine,
                       "BFS engine (see `grb engines`; default: direction-optimized on cuda, "
                       "linalg on cpu)");
-  command->add_option("--sssp-engine", options->sssp_engine, "SSSP engine (see `grb engines`)")
-      ->default_str("bellman-ford");
+  command
+      ->add_option("--sssp-engine", options->sssp_engine,
+                   "SSSP engine (see `grb engines`; auto: light-heavy on cuda for Kronecker "
+                   "graphs, bellman-ford on cpu)")
+      ->default_str("auto");
   command->add_option("--validation", options->validation,
                       "where searches are validated: device (default on cuda) or host")
       ->check(CLI::IsMember({"device", "host"}));

@@ -195,3 +195,9 @@ grb_cli_test(sssp_result 0 "STDOUT=result: reached [0-9,]+ of 12,981 vertices, l
 string(ASCII 27 escape)
 file(WRITE ${GRB_CLI_WORK}/escape.txt "1 2\n3 ${escape}[31mred\n")
 grb_cli_test(escaped_message 1 "STDERR=\\\\x1b.31mred" -- bfs --graph escape.txt)
+
+# Integer lengths 1..64 on a Kronecker graph: the graph says so, and the largest distance is an
+# integer (Graph500's lengths are below 1).
+grb_cli_test(sssp_kron_integer_lengths 0 "STDOUT=kron-6-int.*auto.*yes.*largest distance [0-9]+\n" --
+             sssp --kron 6 --kron-lengths integer --engine auto --validate)
+grb_cli_test(kron_lengths_unknown 2 -- sssp --kron 4 --kron-lengths gaussian)

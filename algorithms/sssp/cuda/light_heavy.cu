@@ -63,12 +63,12 @@ struct Tile {
 /// The hubs' ranges a previous round collected: the whole grid strides over each in turn.
 __device__ void relax_hub_ranges(const WeightedView& graph, const Round& round,
                                  const HubRange* ranges, unsigned long long count,
-                                 unsigned long long& inspected) {
+                                 unsigned long long& far_low, unsigned long long& inspected) {
   for (unsigned long long h = 0; h < count; ++h) {
     const HubRange range = ranges[h];
     const double from = distance_of(round.distance[range.vertex]);
     for (Offset e = range.begin + first_item(); e < range.end; e += item_stride()) {
-      round.relax(from, graph.col_indices[e], graph.values[e]);
+      round.relax(from, graph.col_indices[e], graph.values[e], &far_low);
       ++inspected;
     }
   }
@@ -76,18 +76,23 @@ __device__ void relax_hub_ranges(const WeightedView& graph, const Round& round,
 
 /// The light (heavy = false) or heavy edges of `size` queued vertices, tile by tile. Light:
 /// each vertex is listed in `settled` once per generation (`mark`). Hub ranges go to `hubs`.
+/// A tile is 256 vertices where the round has enough for every block, else as few as 32: a
+/// block relaxes its tile's edges alone, so a few wide tiles would leave most blocks idle while
+/// their owners loop (a middle bucket's heavy round: a few ten thousand vertices of ~100 edges).
 template <bool heavy>
 __device__ void relax_tiles(const WeightedView& graph, const LightHeavy& split, const Round& round,
                             const Index* items, unsigned long long size, Index* settled,
                             unsigned long long* settled_tail, unsigned mark, HubRange* hubs,
-                            unsigned long long* hub_tail, Tile& tile,
+                            unsigned long long* hub_tail, Tile& tile, unsigned long long& far_low,
                             unsigned long long& inspected) {
-  for (unsigned long long base = std::uint64_t(blockIdx.x) * block; base < size;
-       base += std::uint64_t(gridDim.x) * block) {
+  unsigned width = block;
+  while (width > 32 && size <= std::uint64_t(width / 2) * gridDim.x) width /= 2;
+  for (unsigned long long base = std::uint64_t(blockIdx.x) * width; base < size;
+       base += std::uint64_t(gridDim.x) * width) {
     const unsigned long long i = base + threadIdx.x;
     Offset begin = 0, end = 0;
     double from = 0;
-    if (i < size) {
+    if (threadIdx.x < width && i < size) {
       const Index u = items[i];
       begin = heavy ? split.light_end[u] : graph.begin(u);
       end = heavy ? graph.end(u) : split.light_end[u];
@@ -108,7 +113,7 @@ __device__ void relax_tiles(const WeightedView& graph, const LightHeavy& split, 
     for (Offset x = threadIdx.x; x < total; x += block) {
       // The last vertex whose range starts at or before x: vertices with no edges share their
       // successor's start, so the last one is the one whose range holds x.
-      int low = 0, high = block - 1;
+      int low = 0, high = int(width) - 1;
       while (low < high) {
         const int middle = (low + high + 1) / 2;
         if (tile.start[middle] <= x)
@@ -117,25 +122,41 @@ __device__ void relax_tiles(const WeightedView& graph, const LightHeavy& split, 
           high = middle - 1;
       }
       const Offset e = tile.first_edge[low] + (x - tile.start[low]);
-      round.relax(tile.from[low], graph.col_indices[e], graph.values[e]);
+      round.relax(tile.from[low], graph.col_indices[e], graph.values[e], &far_low);
       ++inspected;
     }
     __syncthreads();  // the tile is rewritten next
   }
 }
 
+/// Folds this thread's smallest far improvement into `minimum`, a warp at a time, and resets it.
+/// Called where the whole warp is (the end of a round or a split).
+__device__ void flush_far_low(unsigned long long& far_low, unsigned long long* minimum) {
+  const unsigned long long smallest = warp_reduce(far_low, ::cuda::minimum<>{});
+  if (lane_id() == 0 && smallest != ~0ull) atomicMin(minimum, smallest);
+  far_low = ~0ull;
+}
+
 /// The whole search after start(): light rounds while the near side has work, a heavy round
-/// when it runs dry and vertices owe heavy edges, else a phase change as in persistent_near_far
-/// (worklist.cu), whose rules for values that decide control flow this follows. The settled
-/// list of generation g is slot g % 2; the heavy round of g clears the other slot's tail, last
-/// read by the heavy round of g - 1, before a barrier.
+/// when it runs dry and vertices owe heavy edges, else a phase change. Values that decide
+/// control flow follow persistent_near_far's rules (worklist.cu): read after a barrier, not
+/// written before the next. The settled list of generation g is slot g % 2; the heavy round of g
+/// clears the other slot's tail, last read by the heavy round of g - 1, before a barrier.
+///
+/// The far minimum needs no pass of its own: every improvement at or above the split is folded
+/// into far_minimum[phase % 3] as it happens, and the split folds the distances of the vertices
+/// it keeps into the next phase's slot. So a phase change is one pass over the pile and one
+/// barrier, where persistent_near_far makes two of each. A vertex that later drops below the
+/// split leaves a stale, larger value behind: the minimum is then at most the true one, and at
+/// worst a phase finds its bucket empty. Phase p reads slot p % 3 and clears slot (p + 2) % 3,
+/// which phase p - 1 read (before a barrier) and phase p + 1's split fills (after one).
 __global__ void __launch_bounds__(block)
     persistent_light_heavy(WeightedView graph, LightHeavy split, Round round, double delta) {
   __shared__ Tile tile;
   const cg::grid_group grid = cg::this_grid();
   Counters* counters = round.counters;
   const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
-  unsigned long long inspected = 0;
+  unsigned long long inspected = 0, far_low = ~0ull;
   unsigned generation = 0;
   for (unsigned phase = 0;;) {
     const unsigned k = round.number;
@@ -144,11 +165,13 @@ __global__ void __launch_bounds__(block)
     const unsigned g = generation % 2;
     if (size + hubs > 0) {
       if (first_thread) begin_round(counters, k, size + hubs);
-      relax_hub_ranges(graph, round, slot(round.queues.hub_ranges, (k + 2) % 3), hubs, inspected);
+      relax_hub_ranges(graph, round, slot(round.queues.hub_ranges, (k + 2) % 3), hubs, far_low,
+                       inspected);
       relax_tiles<false>(graph, split, round, slot(round.queues.near, k % 3), size,
                          slot(round.queues.settled, g), &counters->settled_tail[g], generation + 1,
                          slot(round.queues.hub_ranges, k % 3), &counters->hub_tail[k % 3], tile,
-                         inspected);
+                         far_low, inspected);
+      flush_far_low(far_low, &counters->far_minimum[phase % 3]);
       ++round.number;
       grid.sync();
       continue;
@@ -162,7 +185,8 @@ __global__ void __launch_bounds__(block)
       }
       relax_tiles<true>(graph, split, round, slot(round.queues.settled, g), settled, nullptr,
                         nullptr, 0, slot(round.queues.hub_ranges, k % 3),
-                        &counters->hub_tail[k % 3], tile, inspected);
+                        &counters->hub_tail[k % 3], tile, far_low, inspected);
+      flush_far_low(far_low, &counters->far_minimum[phase % 3]);
       ++generation;
       ++round.number;
       grid.sync();
@@ -170,16 +194,13 @@ __global__ void __launch_bounds__(block)
     }
     const unsigned pile = round.far_slot;
     const unsigned long long piled = counters->far_tail[pile];
-    if (piled == 0) break;
-    unsigned long long* minimum = &counters->far_minimum[phase % 2];
-    if (first_thread) counters->far_minimum[(phase + 1) % 2] = ~0ull;
-    fold_far_minimum(round.distance, slot(round.queues.far, pile), piled, round.split, minimum);
-    grid.sync();
-    const unsigned long long smallest = *minimum;
-    if (smallest >= infinity_bits) break;
+    const unsigned long long smallest = counters->far_minimum[phase % 3];
+    if (piled == 0 || smallest >= infinity_bits) break;
     const double next = next_split_after(distance_of(smallest), delta);
+    if (first_thread) counters->far_minimum[(phase + 2) % 3] = ~0ull;
     split_far_pile(round.distance, round.stamp, round.in_far, round.queues, pile, piled,
-                   round.split, next, k, counters);
+                   round.split, next, k, counters, &far_low);
+    flush_far_low(far_low, &counters->far_minimum[(phase + 1) % 3]);
     if (first_thread) {
       counters->far_tail[pile] = 0;
       ++counters->splits;

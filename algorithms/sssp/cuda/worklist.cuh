@@ -44,7 +44,9 @@ struct Counters {
   unsigned long long near_tail[3];
   unsigned long long hub_tail[3];
   unsigned long long far_tail[2];
-  unsigned long long far_minimum[2];  // bits of the smallest live far distance (2: settle())
+  // Bits of the smallest live far distance: slot 0 for the host loop, a ring of 2 for settle(),
+  // of 3 for settle_light_heavy() (see light_heavy.cu).
+  unsigned long long far_minimum[3];
   unsigned long long splits;          // split moves made by settle()
   unsigned long long relaxations;  // edges inspected
   unsigned long long iterations;   // rounds that had work

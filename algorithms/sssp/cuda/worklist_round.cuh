@@ -67,8 +67,10 @@ struct Round {
   unsigned far_slot;
   double split;
 
-  /// Edge u -> v of length `length`, u at distance `from`.
-  __device__ void relax(double from, Index v, double length) const {
+  /// Edge u -> v of length `length`, u at distance `from`. `far_low`, where given, takes the
+  /// smallest improvement at or above the split (light-heavy tracks the far minimum with it).
+  __device__ void relax(double from, Index v, double length,
+                        unsigned long long* far_low = nullptr) const {
     const double candidate = from + length;
     // A plain read first: most edges do not improve, and a stale (larger) value only costs the
     // atomic, whose answer is authoritative.
@@ -79,8 +81,10 @@ struct Round {
       const unsigned next = number + 1;
       if (atomicExch(&stamp[v], next) != next)
         slot(queues.near, next % 3)[queue_slot(&counters->near_tail[next % 3])] = v;
-    } else if (atomicExch(&in_far[v], 1u) == 0u) {
-      slot(queues.far, far_slot)[queue_slot(&counters->far_tail[far_slot])] = v;
+    } else {
+      if (far_low && bits < *far_low) *far_low = bits;
+      if (atomicExch(&in_far[v], 1u) == 0u)
+        slot(queues.far, far_slot)[queue_slot(&counters->far_tail[far_slot])] = v;
     }
   }
 };
@@ -114,12 +118,13 @@ __host__ __device__ inline double next_split_after(double smallest, double delta
 }
 
 /// Moves the `size` vertices of far pile `from_slot` below the new split to the queue of round
-/// `next`; keeps the rest in the other pile; drops those below the old split (relaxed since
-/// they were piled).
+/// `next`; keeps the rest in the other pile (the smallest of their distances into `kept_low`,
+/// where given); drops those below the old split (relaxed since they were piled).
 __device__ inline void split_far_pile(const unsigned long long* distance, unsigned* stamp,
                                       unsigned* in_far, const Queues& queues, unsigned from_slot,
                                       unsigned long long size, double old_split, double new_split,
-                                      unsigned next, Counters* counters) {
+                                      unsigned next, Counters* counters,
+                                      unsigned long long* kept_low = nullptr) {
   const Index* from = slot(queues.far, from_slot);
   const unsigned to_slot = 1 - from_slot;
   for (unsigned long long i = first_item(); i < size; i += item_stride()) {
@@ -133,6 +138,7 @@ __device__ inline void split_far_pile(const unsigned long long* distance, unsign
     } else {
       in_far[v] = 1u;
       slot(queues.far, to_slot)[queue_slot(&counters->far_tail[to_slot])] = v;
+      if (kept_low && bits_of(d) < *kept_low) *kept_low = bits_of(d);
     }
   }
 }
