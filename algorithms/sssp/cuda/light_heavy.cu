@@ -227,12 +227,7 @@ class LightHeavyEngine final : public WorklistEngine {
       phases_ = worklist_.settle_light_heavy(delta_);
       return;
     }
-    // Without cooperative launches: near-far's host loop (every edge light).
-    phases_ = 0;
-    do {
-      worklist_.drain();
-      ++phases_;
-    } while (worklist_.advance_split(delta_));
+    phases_ = worklist_.settle_on_host(delta_);  // no cooperative launch: near-far's loop
   }
 };
 

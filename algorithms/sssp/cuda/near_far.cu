@@ -34,11 +34,7 @@ class NearFar final : public WorklistEngine {
       phases_ = worklist_.settle(delta_);
       return;
     }
-    phases_ = 0;
-    do {
-      worklist_.drain();
-      ++phases_;
-    } while (worklist_.advance_split(delta_));
+    phases_ = worklist_.settle_on_host(delta_);
   }
 
   bool persistent_;

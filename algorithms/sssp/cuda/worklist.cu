@@ -319,6 +319,15 @@ bool Worklist::advance_split(double delta) {
   return true;
 }
 
+std::uint64_t Worklist::settle_on_host(double delta) {
+  std::uint64_t phases = 0;
+  do {
+    drain();
+    ++phases;
+  } while (advance_split(delta));
+  return phases;
+}
+
 std::uint64_t Worklist::settle(double delta) {
   const Queues queues = this->queues();
   WeightedView graph = graph_;

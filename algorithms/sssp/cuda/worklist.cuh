@@ -90,6 +90,9 @@ class Worklist {
   /// the split moves as in settle(). Returns the phases. Only if persistent() and allocated
   /// with light_heavy.
   std::uint64_t settle_light_heavy(double delta);
+  /// near-far's host loop: drain() and advance_split(delta) until the far pile is empty;
+  /// returns the phases. Runs on any GPU.
+  std::uint64_t settle_on_host(double delta);
   /// Whether settle() can run: the GPU launches cooperative kernels.
   bool persistent() const { return persistent_blocks_ > 0; }
   /// For each reached v != source, an in-neighbour u with dist[u] + w(u, v) == dist[v].
