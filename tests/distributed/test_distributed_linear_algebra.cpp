@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "distributed/linear_algebra.hpp"
+#include "share_rows.hpp"
 #include "validate/validate.hpp"
 
 namespace {
@@ -148,36 +149,13 @@ TEST_CASE("distributed validators: SSSP distances and component labels, right an
   CHECK_FALSE(grb::dist::validate_components(comm, pattern, split).ok);
 }
 
-namespace {
-
-/// Rank `rank`'s block of rows of a whole host matrix, as a distributed graph.
-grb::dist::Graph<double> share(const grb::Csr<double>& all, int rank, int ranks) {
-  grb::dist::Graph<double> graph;
-  graph.partition = grb::dist::BlockPartition(all.nrows, ranks);
-  graph.rank = rank;
-  graph.global_entries = all.nvals();
-  const Index first = graph.first(), rows = graph.partition.count(rank);
-  const grb::Offset begin = all.row_offsets[first], end = all.row_offsets[first + rows];
-  grb::detail::Array<grb::Offset> offsets(std::size_t(rows) + 1, grb::Backend::cpu);
-  for (Index i = 0; i <= rows; ++i) offsets[i] = all.row_offsets[first + i] - begin;
-  grb::detail::Array<Index> columns(end - begin, grb::Backend::cpu);
-  grb::detail::Array<double> values(end - begin, grb::Backend::cpu);
-  for (grb::Offset e = begin; e < end; ++e)
-    columns[e - begin] = all.col_indices[e], values[e - begin] = all.values[e];
-  graph.local = grb::Matrix<double>(
-      grb::Csr<double>{rows, all.ncols, std::move(offsets), std::move(columns), std::move(values)});
-  return graph;
-}
-
-}  // namespace
-
 TEST_CASE("distributed SSSP validator: zero weights cannot hide a wrong distance") {
   const Communicator comm = Communicator::world();
   // 0 - 1 (weight 1), 1 - 2 (weight 0), both ways; vertex 3 alone.
   grb::Matrix<double> whole(4, 4, grb::Backend::cpu);
   whole.build(std::vector<Index>{0, 1, 1, 2}, std::vector<Index>{1, 0, 2, 1},
               std::vector<double>{1, 1, 0, 0});
-  const grb::dist::Graph<double> graph = share(whole.csr(), comm.rank(), comm.size());
+  const grb::dist::Graph<double> graph = grb::test::share_rows(whole, comm.rank(), comm.size());
   const double infinity = std::numeric_limits<double>::infinity();
   const auto mine = [&](std::vector<double> all) {
     return std::vector<double>(all.begin() + graph.first(),

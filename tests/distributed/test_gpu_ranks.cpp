@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine_tests.hpp"
+#include "share_rows.hpp"
 
 namespace {
 
@@ -52,26 +53,6 @@ bool same_rows(const grb::dist::Graph<bool>& graph, const grb::Matrix<bool>& who
       return false;
   }
   return true;
-}
-
-/// Rank `rank`'s block of rows of a host matrix, as a distributed graph.
-grb::dist::Graph<bool> share(const grb::Matrix<bool>& whole, int rank, int ranks) {
-  const grb::Csr<bool>& all = whole.csr();
-  grb::dist::Graph<bool> graph;
-  graph.partition = grb::dist::BlockPartition(whole.nrows(), ranks);
-  graph.rank = rank;
-  graph.global_entries = whole.nvals();
-  const Index first = graph.first(), rows = graph.partition.count(rank);
-  const grb::Offset begin = all.row_offsets[first], end = all.row_offsets[first + rows];
-  grb::detail::Array<grb::Offset> offsets(std::size_t(rows) + 1, grb::Backend::cpu);
-  for (Index i = 0; i <= rows; ++i) offsets[i] = all.row_offsets[first + i] - begin;
-  grb::detail::Array<Index> columns(end - begin, grb::Backend::cpu);
-  std::copy(all.col_indices.begin() + begin, all.col_indices.begin() + end, columns.begin());
-  grb::detail::Array<bool> values(end - begin, grb::Backend::cpu);
-  std::fill(values.begin(), values.end(), true);
-  graph.local = grb::Matrix<bool>(grb::Csr<bool>{rows, whole.ncols(), std::move(offsets),
-                                                 std::move(columns), std::move(values)});
-  return graph;
 }
 
 }  // namespace
@@ -185,7 +166,7 @@ TEST_CASE("GPU ranks: host graphs whose blocks are not whole bitmap words") {
   const std::vector<std::int32_t> expected = grb::test::textbook_levels(whole, 0);
   Findings findings;
   grb::dist::run_on_devices(gpus, [&](DeviceCommunicator& comm) {
-    const grb::dist::Graph<bool> host = share(whole, comm.rank(), comm.size());
+    const grb::dist::Graph<bool> host = grb::test::share_rows(whole, comm.rank(), comm.size());
     const grb::dist::DeviceGraph graph = grb::dist::to_device(host);
     for (bool pull : {true, false}) {
       grb::dist::DeviceBfs bfs(comm, graph, {.direction_optimizing = pull});

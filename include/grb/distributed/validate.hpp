@@ -92,6 +92,39 @@ inline std::string sizes_problem(int rank, const char* what, std::size_t got, In
          std::to_string(rows) + " vertices";
 }
 
+/// A distributed search: from the owned vertices of `starts`, along the edges e = (u, w) that
+/// `follows(u, e)` accepts, level by level with an all-to-all of the vertices found for other
+/// ranks. Returns which owned vertices it reached (collective).
+template <class Comm, class T, class Follows>
+std::vector<char> reach_from(const Comm& comm, const Graph<T>& graph,
+                             const std::vector<Index>& starts, Follows&& follows) {
+  const Index first = graph.first();
+  const Csr<T>& csr = graph.local.csr();
+  std::vector<char> reached(graph.local.nrows(), 0);
+  std::vector<Index> frontier, next;
+  for (Index v : starts)
+    if (!reached[v - first]) reached[v - first] = 1, frontier.push_back(v);
+  std::vector<std::vector<Index>> send(comm.size());
+  for (;;) {
+    next.clear();
+    for (std::vector<Index>& ids : send) ids.clear();
+    for (Index u : frontier)
+      for (Offset e = csr.row_offsets[u - first]; e < csr.row_offsets[u - first + 1]; ++e) {
+        if (!follows(u, e)) continue;
+        const Index w = csr.col_indices[e];
+        if (!graph.owns(w))
+          send[graph.partition.owner(w)].push_back(w);
+        else if (!reached[w - first])
+          reached[w - first] = 1, next.push_back(w);
+      }
+    for (Index w : comm.all_to_all(send))
+      if (!reached[w - first]) reached[w - first] = 1, next.push_back(w);
+    if (comm.sum(std::uint64_t(next.size())) == 0) break;
+    frontier.swap(next);
+  }
+  return reached;
+}
+
 }  // namespace detail
 
 /// The Graph500 rules: the source is its own parent at level 0; a reached vertex's parent is a
@@ -208,28 +241,13 @@ Verdict validate_sssp(const Comm& comm, const Graph<double>& graph, Index source
   // Achieved distances must lead back to the source: with zero weights, two vertices can
   // achieve each other's wrong distance. A search from the source along the edges that achieve
   // a distance (d[j] = d[i] + w) must reach every vertex with a finite distance.
-  std::vector<char> reached(rows, 0);
-  std::vector<Index> frontier, next;
-  if (graph.owns(source)) reached[source - first] = 1, frontier.push_back(source);
-  std::vector<std::vector<Index>> send(comm.size());
-  for (;;) {
-    next.clear();
-    for (std::vector<Index>& ids : send) ids.clear();
-    for (Index u : frontier)
-      for (Offset e = csr.row_offsets[u - first]; e < csr.row_offsets[u - first + 1]; ++e) {
-        const Index w = csr.col_indices[e];
-        const double other = distance_of(w);
-        if (!std::isfinite(other) || !close(other, distance[u - first] + csr.values[e])) continue;
-        if (!graph.owns(w))
-          send[graph.partition.owner(w)].push_back(w);
-        else if (!reached[w - first])
-          reached[w - first] = 1, next.push_back(w);
-      }
-    for (Index w : comm.all_to_all(send))
-      if (!reached[w - first]) reached[w - first] = 1, next.push_back(w);
-    if (comm.sum(std::uint64_t(next.size())) == 0) break;
-    frontier.swap(next);
-  }
+  const std::vector<Index> from_source =
+      graph.owns(source) ? std::vector<Index>{source} : std::vector<Index>{};
+  const std::vector<char> reached =
+      detail::reach_from(comm, graph, from_source, [&](Index u, Offset e) {
+        const double other = distance_of(csr.col_indices[e]);
+        return std::isfinite(other) && close(other, distance[u - first] + csr.values[e]);
+      });
   for (Index i = 0; i < rows && findings.ok(); ++i)
     if (std::isfinite(distance[i]) && !reached[i])
       findings.fail("vertex " + std::to_string(first + i) + "'s distance " +
@@ -282,27 +300,11 @@ Verdict validate_components(const Comm& comm, const Graph<T>& graph,
 
   // The search from every vertex labelled itself: with the edges joining equal labels, a vertex
   // it misses lies in a component that holds no vertex of its label.
-  std::vector<char> reached(rows, 0);
-  std::vector<Index> frontier, next;
+  std::vector<Index> roots;
   for (Index i = 0; i < rows; ++i)
-    if (label[i] == first + i) reached[i] = 1, frontier.push_back(first + i);
-  std::vector<std::vector<Index>> send(comm.size());
-  for (;;) {
-    next.clear();
-    for (std::vector<Index>& ids : send) ids.clear();
-    for (Index u : frontier)
-      for (Offset e = csr.row_offsets[u - first]; e < csr.row_offsets[u - first + 1]; ++e) {
-        const Index w = csr.col_indices[e];
-        if (partition.owner(w) != graph.rank)
-          send[partition.owner(w)].push_back(w);
-        else if (!reached[w - first])
-          reached[w - first] = 1, next.push_back(w);
-      }
-    for (Index w : comm.all_to_all(send))
-      if (!reached[w - first]) reached[w - first] = 1, next.push_back(w);
-    if (comm.sum(next.size()) == 0) break;
-    frontier.swap(next);
-  }
+    if (label[i] == first + i) roots.push_back(first + i);
+  const std::vector<char> reached =
+      detail::reach_from(comm, graph, roots, [](Index, Offset) { return true; });
   for (Index i = 0; i < rows && findings.ok(); ++i)
     if (!reached[i])
       findings.fail("vertex " + std::to_string(first + i) + " (label " + std::to_string(label[i]) +
