@@ -96,8 +96,9 @@ double input_edges(const dist::Communicator& comm, const dist::Graph<bool>& grap
 }
 
 /// The first vertex with an edge, over all ranks (n where there is none).
-Index first_with_edge(const dist::Communicator& comm, const dist::Graph<bool>& graph) {
-  const Csr<bool>& csr = graph.local.csr();
+template <class T>
+Index first_with_edge(const dist::Communicator& comm, const dist::Graph<T>& graph) {
+  const Csr<T>& csr = graph.local.csr();
   const Index n = graph.partition.vertices();
   Index mine = n;
   for (Index i = 0; i < csr.nrows && mine == n; ++i)
@@ -105,8 +106,31 @@ Index first_with_edge(const dist::Communicator& comm, const dist::Graph<bool>& g
   return static_cast<Index>(n - comm.max(n - mine));
 }
 
+/// A rank's part of a result as one value a vertex (`absent` where it has none).
+template <class T>
+std::vector<T> dense(const grb::Vector<T>& local, T absent) {
+  std::vector<T> values;
+  local.extract_dense(values, absent);
+  return values;
+}
+
+/// The linear-algebra BFS's vectors as the hand-written engine's result; its levels count the
+/// vertices found at each depth (it sends no pairs of its own: the vxm's exchange does).
+dist::BfsResult as_bfs_result(const dist::Communicator& comm, const dist::LinearAlgebraBfs& bfs) {
+  dist::BfsResult result{dense(bfs.level, std::int32_t{-1}), dense(bfs.parent, no_index), {}};
+  std::int32_t deepest = -1;
+  for (std::int32_t level : result.level) deepest = std::max(deepest, level);
+  const auto levels = static_cast<std::size_t>(comm.max(std::uint64_t(deepest + 1)));
+  std::vector<std::uint64_t> found(levels, 0);
+  for (std::int32_t level : result.level)
+    if (level >= 0) ++found[level];
+  found = comm.sum(found);
+  for (std::uint64_t count : found) result.levels.push_back({.frontier = count});
+  return result;
+}
+
 void run_bfs_on_cpu_ranks(const DistributedOptions& options) {
-  distributed_parts::engine_of(options, {"top-down"});
+  const std::string engine = distributed_parts::engine_of(options, {"top-down", "linalg"});
   static dist::Environment environment(nullptr, nullptr);
   const dist::Communicator comm = dist::Communicator::world();
   const bool printing = comm.rank() == 0;
@@ -115,8 +139,9 @@ void run_bfs_on_cpu_ranks(const DistributedOptions& options) {
   report.graph = distributed_parts::graph_name(options);
   report.backend = "cpu";
   report.algorithm = "bfs";
-  report.engine = "distributed-top-down";
+  report.engine = "distributed-" + engine;
   report.ranks = comm.size();
+  report.pairs_counted = engine != "linalg";
   const auto start = Clock::now();
   const dist::Graph<bool> graph = load<bool>(comm, options);
   report.load_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -126,10 +151,15 @@ void run_bfs_on_cpu_ranks(const DistributedOptions& options) {
   report.source_in_file = distributed_parts::file_vertex(options, report.n, report.source);
   if (printing) print_graph_line(report, options.json);
 
-  dist::BfsResult result = dist::bfs(comm, graph, report.source);  // warm-up
+  const auto search = [&] {
+    return engine == "linalg"
+               ? as_bfs_result(comm, dist::bfs_linear_algebra(comm, graph, report.source))
+               : dist::bfs(comm, graph, report.source);
+  };
+  dist::BfsResult result = search();  // warm-up
   for (int r = 0; r < options.runs; ++r) {
     const auto begin = Clock::now();
-    result = dist::bfs(comm, graph, report.source);
+    result = search();
     // Every rank leaves the last level's all-reduce together: rank 0's clock covers the search.
     report.times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - begin).count());
   }
@@ -147,14 +177,6 @@ void run_bfs_on_cpu_ranks(const DistributedOptions& options) {
   if (verdict && !verdict->ok)
     throw ValidationFailed("distributed bfs failed validation on rank " +
                            std::to_string(comm.rank()) + ": " + verdict->message);
-}
-
-/// A rank's part of a result as one value a vertex (`absent` where it has none).
-template <class T>
-std::vector<T> dense(const grb::Vector<T>& local, T absent) {
-  std::vector<T> values;
-  local.extract_dense(values, absent);
-  return values;
 }
 
 /// grb sssp (Bellman-Ford over min.plus) and grb cc (label propagation over min.first) on CPU
@@ -184,14 +206,9 @@ void run_linear_algebra_on_cpu_ranks(const DistributedOptions& options) {
   report.n = sssp ? weighted->partition.vertices() : pattern->partition.vertices();
   report.m = sssp ? weighted->global_entries : pattern->global_entries;
   if (sssp) {
-    const Csr<double>& csr = weighted->local.csr();
-    const Index n = report.n;
-    Index mine = n;
-    for (Index i = 0; i < csr.nrows && mine == n; ++i)
-      if (csr.row_offsets[i + 1] > csr.row_offsets[i]) mine = weighted->first() + i;
     report.source =
-        distributed_parts::choose_source(options, n, static_cast<Index>(n - comm.max(n - mine)));
-    report.source_in_file = distributed_parts::file_vertex(options, n, report.source);
+        distributed_parts::choose_source(options, report.n, first_with_edge(comm, *weighted));
+    report.source_in_file = distributed_parts::file_vertex(options, report.n, report.source);
   }
   if (printing) print_graph_line(report, options.json);
 

@@ -30,10 +30,13 @@ void print_report(const DistributedReport& report, bool json) {
   const std::size_t depth = report.levels.empty() ? 0 : report.levels.size() - 1;
   if (json) {
     nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+    const auto counted = [&](std::uint64_t pairs) {
+      return report.pairs_counted ? nlohmann::ordered_json(pairs) : nlohmann::ordered_json(nullptr);
+    };
     for (const dist::BfsLevel& level : report.levels)
       levels.push_back({{"frontier", level.frontier},
-                        {"pairs_found", level.pairs_found},
-                        {"pairs_sent", level.pairs_sent},
+                        {"pairs_found", counted(level.pairs_found)},
+                        {"pairs_sent", counted(level.pairs_sent)},
                         {"bottom_up", level.bottom_up}});
     nlohmann::ordered_json record{{"graph", report.graph},   {"n", report.n},
                                   {"m", report.m},           {"algorithm", report.algorithm},
@@ -58,8 +61,8 @@ void print_report(const DistributedReport& report, bool json) {
     }
     if (report.algorithm == "bfs") {
       record["depth"] = depth;
-      record["pairs_found"] = found;
-      record["pairs_sent"] = sent;
+      record["pairs_found"] = counted(found);
+      record["pairs_sent"] = counted(sent);
       record["per_level"] = levels;
     }
     std::cout << record.dump() << std::endl;
@@ -87,10 +90,11 @@ void print_report(const DistributedReport& report, bool json) {
     return;
   }
   std::cout << "result: reached " << grouped(report.reached) << " of " << grouped(report.n)
-            << " vertices, depth " << depth << " (" << pulled << " level(s) bottom-up)\n"
-            << "exchange: " << grouped(found) << " (vertex, parent) pairs for other ranks, "
-            << grouped(sent) << " sent after sorting and deduplicating ("
-            << grouped(sent * 2 * sizeof(Index)) << " bytes)\n";
+            << " vertices, depth " << depth << " (" << pulled << " level(s) bottom-up)\n";
+  if (report.pairs_counted)
+    std::cout << "exchange: " << grouped(found) << " (vertex, parent) pairs for other ranks, "
+              << grouped(sent) << " sent after sorting and deduplicating ("
+              << grouped(sent * 2 * sizeof(Index)) << " bytes)\n";
 }
 
 }  // namespace grb::app

@@ -28,6 +28,9 @@ struct DistributedReport {
   std::optional<bool> validated;
   std::uint64_t reached = 0;
   std::vector<dist::BfsLevel> levels;  // bfs
+  /// bfs: the levels count the pairs exchanged (the linear-algebra BFS's vxm does not report
+  /// them: its levels hold the frontiers only).
+  bool pairs_counted = true;
   double farthest = 0;                 // sssp: the largest finite distance
   std::uint64_t components = 0;        // cc
 };
