@@ -16,6 +16,7 @@
 #include "grb/io.hpp"
 
 #if GRB_WITH_MPI
+#include "distributed/fastsv.hpp"
 #include "distributed/linear_algebra.hpp"
 #include "grb/distributed/bfs.hpp"
 #include "grb/distributed/graph.hpp"
@@ -179,12 +180,14 @@ void run_bfs_on_cpu_ranks(const DistributedOptions& options) {
                            std::to_string(comm.rank()) + ": " + verdict->message);
 }
 
-/// grb sssp (Bellman-Ford over min.plus) and grb cc (label propagation over min.first) on CPU
-/// ranks: the linear-algebra algorithms of algorithms/distributed, timed and validated.
+/// grb sssp (Bellman-Ford over min.plus) and grb cc (FastSV, or label propagation over
+/// min.first) on CPU ranks: the linear-algebra algorithms of algorithms/distributed, timed and
+/// validated.
 void run_linear_algebra_on_cpu_ranks(const DistributedOptions& options) {
   const bool sssp = options.algorithm == Algorithm::sssp;
-  const std::string engine =
-      distributed_parts::engine_of(options, {sssp ? "bellman-ford" : "label-propagation"});
+  const std::string engine = distributed_parts::engine_of(
+      options, sssp ? std::vector<std::string>{"bellman-ford"}
+                    : std::vector<std::string>{"fastsv", "label-propagation"});
   static dist::Environment environment(nullptr, nullptr);
   const dist::Communicator comm = dist::Communicator::world();
   const bool printing = comm.rank() == 0;
@@ -220,7 +223,9 @@ void run_linear_algebra_on_cpu_ranks(const DistributedOptions& options) {
       distance = dense(dist::sssp_bellman_ford(comm, *weighted, report.source),
                        std::numeric_limits<double>::infinity());
     else
-      label = dense(dist::components_label_propagation(comm, *pattern), no_index);
+      label = dense(engine == "fastsv" ? dist::components_fastsv(comm, *pattern)
+                                       : dist::components_label_propagation(comm, *pattern),
+                    no_index);
     if (r >= 0)
       report.times.push_back(
           std::chrono::duration<double, std::milli>(Clock::now() - begin).count());
