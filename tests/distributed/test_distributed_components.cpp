@@ -13,6 +13,7 @@
 
 #include "distributed/fastsv.hpp"
 #include "distributed/linear_algebra.hpp"
+#include "rank_parts.hpp"
 #include "support.hpp"
 #include "validate/validate.hpp"
 
@@ -21,13 +22,7 @@ namespace {
 using grb::Index;
 using grb::dist::Communicator;
 
-/// A local vector gathered on rank 0 as a dense list (`absent` where there is no entry).
-template <class T>
-std::vector<T> gathered(const Communicator& comm, const grb::Vector<T>& local, T absent) {
-  std::vector<T> values;
-  local.extract_dense(values, absent);
-  return comm.gather(values);
-}
+using grb::test::gathered;
 
 /// This rank's part of a whole dense list (`absent` values are left out).
 template <class T>

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "distributed/linear_algebra.hpp"
-#include "share_rows.hpp"
+#include "rank_parts.hpp"
 #include "validate/validate.hpp"
 
 namespace {
@@ -19,13 +19,7 @@ namespace {
 using grb::Index;
 using grb::dist::Communicator;
 
-/// A local vector gathered on rank 0 as a dense list (`absent` where there is no entry).
-template <class T>
-std::vector<T> gathered(const Communicator& comm, const grb::Vector<T>& local, T absent) {
-  std::vector<T> values;
-  local.extract_dense(values, absent);
-  return comm.gather(values);
-}
+using grb::test::gathered;
 
 }  // namespace
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "engine_tests.hpp"
-#include "share_rows.hpp"
+#include "rank_parts.hpp"
 
 namespace {
 

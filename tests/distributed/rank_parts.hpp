@@ -1,11 +1,14 @@
-// Tests' way to distribute a graph they hold whole: rank `rank`'s block of rows, copied.
+// Tests' way between whole and distributed: a rank's block of rows of a graph held whole, and a
+// rank's part of a result gathered whole on rank 0.
 #pragma once
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "grb/distributed/partition.hpp"
 #include "grb/matrix.hpp"
+#include "grb/vector.hpp"
 
 namespace grb::test {
 
@@ -28,6 +31,14 @@ dist::Graph<T> share_rows(const Matrix<T>& whole, int rank, int ranks) {
   graph.local = Matrix<T>(
       Csr<T>{rows, whole.ncols(), std::move(offsets), std::move(columns), std::move(values)});
   return graph;
+}
+
+/// A local vector gathered on rank 0 as a dense list (`absent` where there is no entry).
+template <class Comm, class T>
+std::vector<T> gathered(const Comm& comm, const Vector<T>& local, T absent) {
+  std::vector<T> values;
+  local.extract_dense(values, absent);
+  return comm.gather(values);
 }
 
 }  // namespace grb::test
