@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -17,8 +19,10 @@
 #include "grb/error.hpp"
 
 #if GRB_WITH_MPI
+#include "distributed/linear_algebra.hpp"
 #include "grb/distributed/bfs.hpp"
 #include "grb/distributed/graph.hpp"
+#include "grb/distributed/validate.hpp"
 #endif
 #if GRB_WITH_NCCL
 #include "grb/deferred.hpp"
@@ -40,11 +44,11 @@ using Clock = std::chrono::steady_clock;
 
 /// What the block reports.
 struct Run {
-  std::string backend, engine;
+  std::string backend, engine, sssp_engine;  // sssp_engine empty: no kernel 3
   int ranks = 1, processes = 1;
   double construction_seconds = 0;
   std::uint64_t stored_entries = 0;
-  Searches bfs;
+  Searches bfs, sssp;
 };
 
 /// The search keys: `roots` distinct vertices of degree >= 1, drawn at random from the seed. The
@@ -92,32 +96,37 @@ void progress(const std::string& line) { std::cerr << "graph500: " << line << st
             << "construction_time: " << run.construction_seconds << "\n"
             << "construction_includes_generation: 1\n";
   print_block(std::cout, "bfs  ", run.bfs);
-  std::cout << "NSSSP: 0\n"
-            << "input_edges: " << input_edges << "\n"
+  std::cout << "NSSSP: " << run.sssp.seconds.size() << "\n";
+  if (!run.sssp.seconds.empty()) print_block(std::cout, "sssp ", run.sssp);
+  std::cout << "input_edges: " << input_edges << "\n"
             << "stored_entries: " << run.stored_entries << "\n"
             << "nedge_counts: graph edges in the component (parallel edges and self loops "
                "dropped)\n"
             << "backend: " << run.backend << "\n"
             << "bfs_engine: " << run.engine << "\n"
+            << "sssp_engine: " << (run.sssp_engine.empty() ? "none" : run.sssp_engine) << "\n"
             << "commit: " << GRB_COMMIT << "\n"
             << "validation: passed\n"
             << std::flush;
   if (options.json.empty()) return;
-  const nlohmann::json record{{"SCALE", options.scale},
-                              {"edgefactor", options.edge_factor},
-                              {"seed", options.seed},
-                              {"NBFS", run.bfs.seconds.size()},
-                              {"num_mpi_processes", run.processes},
-                              {"ranks", run.ranks},
-                              {"construction_time", run.construction_seconds},
-                              {"construction_includes_generation", true},
-                              {"input_edges", input_edges},
-                              {"stored_entries", run.stored_entries},
-                              {"bfs", to_json(run.bfs)},
-                              {"backend", run.backend},
-                              {"bfs_engine", run.engine},
-                              {"commit", GRB_COMMIT},
-                              {"validated", true}};
+  nlohmann::json record{{"SCALE", options.scale},
+                        {"edgefactor", options.edge_factor},
+                        {"seed", options.seed},
+                        {"NBFS", run.bfs.seconds.size()},
+                        {"num_mpi_processes", run.processes},
+                        {"ranks", run.ranks},
+                        {"construction_time", run.construction_seconds},
+                        {"construction_includes_generation", true},
+                        {"input_edges", input_edges},
+                        {"stored_entries", run.stored_entries},
+                        {"bfs", to_json(run.bfs)},
+                        {"NSSSP", run.sssp.seconds.size()},
+                        {"backend", run.backend},
+                        {"bfs_engine", run.engine},
+                        {"sssp_engine", run.sssp_engine},
+                        {"commit", GRB_COMMIT},
+                        {"validated", true}};
+  if (!run.sssp.seconds.empty()) record["sssp"] = to_json(run.sssp);
   std::ofstream out(options.json, std::ios::binary);
   if (!out) throw IoError(options.json + ": cannot open for writing");
   out << record.dump() << "\n";
@@ -125,44 +134,75 @@ void progress(const std::string& line) { std::cerr << "graph500: " << line << st
   if (!out) throw IoError(options.json + ": write failed");
 }
 
-/// The searches, each timed and then validated: `search(key)` runs one and returns its verdict
-/// and the edges in its component (collective).
+/// The searches of one kernel ("bfs", "sssp"), each timed and then validated: `search(key)` runs
+/// one and returns its verdict and the edges in its component (collective).
 template <class Search>
-[[maybe_unused]] void run_searches(bool printing, const std::vector<Index>& keys, Search search,
+[[maybe_unused]] void run_searches(bool printing, const std::string& kernel,
+                                   const std::vector<Index>& keys, Search search,
                                    Searches& record) {
   for (std::size_t k = 0; k < keys.size(); ++k) {
     double seconds = 0, validate_seconds = 0, edges = 0;
     const dist::Verdict verdict = search(keys[k], seconds, validate_seconds, edges);
     if (!verdict.ok)
-      throw ValidationFailed("graph500: bfs " + std::to_string(k) + " (root " +
+      throw ValidationFailed("graph500: " + kernel + " " + std::to_string(k) + " (root " +
                              std::to_string(keys[k]) + ") failed validation: " + verdict.message);
     record.add(seconds, edges, validate_seconds);
     if (printing)
-      progress("bfs " + std::to_string(k + 1) + "/" + std::to_string(keys.size()) + ": root " +
-               std::to_string(keys[k]) + ", " + std::to_string(seconds * 1e3) + " ms, " +
-               std::to_string(edges / seconds / 1e9) + " GTEPS, validated");
+      progress(kernel + " " + std::to_string(k + 1) + "/" + std::to_string(keys.size()) +
+               ": root " + std::to_string(keys[k]) + ", " + std::to_string(seconds * 1e3) +
+               " ms, " + std::to_string(edges / seconds / 1e9) + " GTEPS, validated");
   }
 }
 
 #if GRB_WITH_MPI
+/// The pattern of a weighted rank's rows (every value true), for the BFS.
+dist::Graph<bool> pattern_of(const dist::Graph<double>& weighted) {
+  const Csr<double>& csr = weighted.local.csr();
+  dist::Graph<bool> graph;
+  graph.partition = weighted.partition;
+  graph.rank = weighted.rank;
+  graph.global_entries = weighted.global_entries;
+  detail::Array<Offset> offsets(csr.row_offsets.size(), Backend::cpu);
+  std::copy(csr.row_offsets.begin(), csr.row_offsets.end(), offsets.begin());
+  detail::Array<Index> columns(csr.col_indices.size(), Backend::cpu);
+  std::copy(csr.col_indices.begin(), csr.col_indices.end(), columns.begin());
+  detail::Array<bool> values(csr.col_indices.size(), Backend::cpu);
+  std::fill(values.begin(), values.end(), true);
+  graph.local = Matrix<bool>(
+      Csr<bool>{csr.nrows, csr.ncols, std::move(offsets), std::move(columns), std::move(values)});
+  return graph;
+}
+
+/// Kernel 1 builds the weighted graph (Graph500's weights, uniform in [0, 1)); kernel 2 runs the
+/// BFS on its pattern; kernel 3 the Bellman-Ford over min.plus (linear_algebra.hpp) from the
+/// same keys, validated by dist::validate_sssp where the data lives.
 void on_cpu_ranks(const DistributedGraph500Options& options) {
   static dist::Environment environment(nullptr, nullptr);
   const dist::Communicator comm = dist::Communicator::world();
+  const bool printing = comm.rank() == 0;
   Run run;
   run.backend = "cpu";
   run.engine = "distributed-top-down";
+  run.sssp_engine = "distributed-bellman-ford";
   run.ranks = run.processes = comm.size();
   const auto start = Clock::now();
-  const dist::Graph<bool> graph =
-      dist::kronecker<bool>(comm, options.scale, options.edge_factor, options.seed);
+  const dist::Graph<double> weighted =
+      dist::kronecker<double>(comm, options.scale, options.edge_factor, options.seed);
   run.construction_seconds = seconds_since(start);  // ends with an all-reduce every rank leaves
-  run.stored_entries = graph.global_entries;
+  run.stored_entries = weighted.global_entries;
+  const dist::Graph<bool> graph = pattern_of(weighted);
   const Csr<bool>& csr = graph.local.csr();
+  const auto component_edges = [&](const auto& reached) {
+    std::uint64_t entries = 0;
+    for (Index i = 0; i < csr.nrows; ++i)
+      if (reached(i)) entries += csr.row_offsets[i + 1] - csr.row_offsets[i];
+    return double(comm.sum(entries)) / 2;
+  };
   const std::vector<Index> keys =
       draw_keys(comm, graph.partition, options.roots, options.seed,
                 [&](Index i) { return csr.row_offsets[i + 1] - csr.row_offsets[i]; });
   run_searches(
-      comm.rank() == 0, keys,
+      printing, "bfs", keys,
       [&](Index key, double& seconds, double& validate_seconds, double& edges) {
         const auto begin = Clock::now();
         const dist::BfsResult result = dist::bfs(comm, graph, key);
@@ -170,14 +210,26 @@ void on_cpu_ranks(const DistributedGraph500Options& options) {
         const auto validation = Clock::now();
         const dist::Verdict verdict = dist::validate_bfs(comm, graph, key, result);
         validate_seconds = seconds_since(validation);
-        std::uint64_t entries = 0;
-        for (Index i = 0; i < csr.nrows; ++i)
-          if (result.level[i] >= 0) entries += csr.row_offsets[i + 1] - csr.row_offsets[i];
-        edges = double(comm.sum(entries)) / 2;
+        edges = component_edges([&](Index i) { return result.level[i] >= 0; });
         return verdict;
       },
       run.bfs);
-  if (comm.rank() == 0) report(options, run);
+  run_searches(
+      printing, "sssp", keys,
+      [&](Index key, double& seconds, double& validate_seconds, double& edges) {
+        const auto begin = Clock::now();
+        const grb::Vector<double> found = dist::sssp_bellman_ford(comm, weighted, key);
+        seconds = seconds_since(begin);  // ends with the last round's all-reduce
+        std::vector<double> distance;
+        found.extract_dense(distance, std::numeric_limits<double>::infinity());
+        const auto validation = Clock::now();
+        const dist::Verdict verdict = dist::validate_sssp(comm, weighted, key, distance);
+        validate_seconds = seconds_since(validation);
+        edges = component_edges([&](Index i) { return std::isfinite(distance[i]); });
+        return verdict;
+      },
+      run.sssp);
+  if (printing) report(options, run);
 }
 #endif
 
@@ -204,7 +256,7 @@ void on_gpu_rank(const dist::DeviceCommunicator& comm, const DistributedGraph500
   dist::DeviceBfs bfs(comm, graph);
   bfs.run(keys.front());  // one untimed search: the buffers' first use
   run_searches(
-      comm.rank() == 0, keys,
+      comm.rank() == 0, "bfs", keys,
       [&](Index key, double& seconds, double& validate_seconds, double& edges) {
         const auto begin = Clock::now();
         bfs.run(key);  // ends with an all-reduce every rank leaves
