@@ -16,8 +16,8 @@
 // Each round spreads its edges evenly over a block's threads: a block takes 256 queued vertices,
 // scans their edge counts (cub::BlockScan) and gives every thread the edges at its stride, each
 // thread finding its edge's vertex by a binary search of the scan in shared memory. Vertices with
-// 4096 or more edges in the range go to a list of ranges that the whole grid relaxes next round
-// (as the worklist's hubs).
+// 256 or more edges to relax are laid end to end instead, and the next round spreads all of
+// their edges over the whole grid (see relax_spread_ranges).
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <cuda/std/functional>
@@ -51,26 +51,80 @@ struct LightHeavy {
   unsigned* settled_stamp;  // generation + 1 of the last listing
 };
 
-/// A block's tile: 256 queued vertices' edge ranges, scanned.
+/// A block's tile: 256 queued vertices' edge ranges, scanned; and the tile's appends to the next
+/// round's queue and to the far pile, staged: every improvement of a heavy round goes to the
+/// far pile, and one global counter taking them a warp's group at a time serializes the round.
 struct Tile {
   using Scan = cub::BlockScan<Offset, block>;
   typename Scan::TempStorage scan;
   Offset start[block];  // the tile position of vertex t's first edge
   Offset first_edge[block];
   double from[block];
+  StagedList<1024> near, far;
 };
 
-/// The hubs' ranges a previous round collected: the whole grid strides over each in turn.
-__device__ void relax_hub_ranges(const WeightedView& graph, const Round& round,
-                                 const HubRange* ranges, unsigned long long count,
-                                 unsigned long long& far_low, unsigned long long& inspected) {
-  for (unsigned long long h = 0; h < count; ++h) {
-    const HubRange range = ranges[h];
-    const double from = distance_of(round.distance[range.vertex]);
-    for (Offset e = range.begin + first_item(); e < range.end; e += item_stride()) {
-      round.relax(from, graph.col_indices[e], graph.values[e], &far_low);
-      ++inspected;
+/// Spread ranges: a round's vertices with `spread_degree` edges or more to relax are laid end
+/// to end, and the next round relaxes all of their edges at once, each warp a chunk of 32 x
+/// `spread_edges` consecutive positions. A tile's block would relax such a vertex's edges alone:
+/// in the first bucket's heavy round (three quarters of all relaxations on Kronecker graphs,
+/// `benchmarks/sssp_rounds`) a few blocks would then hold most of the work while the grid waits.
+/// hub_tail packs the ranges' count (above bit 40) and their edges (below), so that one atomic
+/// numbers a range and places it.
+constexpr Offset spread_degree = 256;
+constexpr unsigned spread_edges = 4;  // a lane's positions per chunk, loaded before relaxing
+constexpr int count_shift = 40;
+constexpr unsigned long long edge_mask = (1ull << count_shift) - 1;
+
+/// Relaxes edge (v, length) from `from` when it improves on `current` (v's distance read
+/// before, with the other loads of a chunk in flight): most edges do not.
+__device__ inline void relax_if_shorter(const Round& round, double from, Index v, double length,
+                                        unsigned long long current,
+                                        unsigned long long& far_low) {
+  if (from + length < distance_of(current)) round.relax(from, v, length, &far_low);
+}
+
+/// The ranges a previous round spread (`packed`: their count and edges, as hub_tail holds them).
+__device__ void relax_spread_ranges(const WeightedView& graph, const Round& round,
+                                    const HubRange* ranges, unsigned long long packed,
+                                    unsigned long long& far_low, unsigned long long& inspected) {
+  const unsigned long long count = packed >> count_shift, total = packed & edge_mask;
+  if (count == 0) return;
+  constexpr unsigned long long chunk = 32ull * spread_edges;
+  const unsigned lane = lane_id();
+  for (unsigned long long first = global_warp() * chunk; first < total;
+       first += warp_count() * chunk) {
+    // The last range placed at or before `first` (every lane searches alike: broadcast loads).
+    unsigned long long low = 0, high = count - 1;
+    while (low < high) {
+      const unsigned long long middle = (low + high + 1) / 2;
+      if (ranges[middle].base <= first) low = middle;
+      else high = middle - 1;
     }
+    HubRange range = ranges[low];
+    Index target[spread_edges];
+    double length[spread_edges], from[spread_edges];
+    bool in[spread_edges];
+#pragma unroll
+    for (unsigned j = 0; j < spread_edges; ++j) {
+      const unsigned long long position = first + j * 32 + lane;
+      in[j] = position < total;
+      if (!in[j]) continue;
+      while (position >= range.base + (range.end - range.begin)) range = ranges[++low];
+      const Offset e = range.begin + (position - range.base);
+      target[j] = graph.col_indices[e];
+      length[j] = graph.values[e];
+      from[j] = distance_of(round.distance[range.vertex]);
+    }
+    unsigned long long current[spread_edges];
+#pragma unroll
+    for (unsigned j = 0; j < spread_edges; ++j)
+      if (in[j]) current[j] = round.distance[target[j]];
+#pragma unroll
+    for (unsigned j = 0; j < spread_edges; ++j)
+      if (in[j]) {
+        relax_if_shorter(round, from[j], target[j], length[j], current[j], far_low);
+        ++inspected;
+      }
   }
 }
 
@@ -87,6 +141,11 @@ __device__ void relax_tiles(const WeightedView& graph, const LightHeavy& split, 
                             unsigned long long& inspected) {
   unsigned width = block;
   while (width > 32 && size <= std::uint64_t(width / 2) * gridDim.x) width /= 2;
+  const unsigned next = (round.number + 1) % 3;
+  Index* const near_list = slot(round.queues.near, next);
+  Index* const far_list = slot(round.queues.far, round.far_slot);
+  unsigned long long* const near_tail = &round.counters->near_tail[next];
+  unsigned long long* const far_tail = &round.counters->far_tail[round.far_slot];
   for (unsigned long long base = std::uint64_t(blockIdx.x) * width; base < size;
        base += std::uint64_t(gridDim.x) * width) {
     const unsigned long long i = base + threadIdx.x;
@@ -99,16 +158,25 @@ __device__ void relax_tiles(const WeightedView& graph, const LightHeavy& split, 
       if (!heavy && atomicExch(&split.settled_stamp[u], mark) != mark)
         settled[queue_slot(settled_tail)] = u;
       from = distance_of(round.distance[u]);
-      if (end - begin >= hub_degree) {
-        hubs[queue_slot(hub_tail)] = HubRange{u, begin, end};
-        end = begin;
-      }
+    }
+    // Spread ranges: numbered and placed by one atomic a warp (a scan of count << 40 | edges).
+    const bool spread = end - begin >= spread_degree;
+    const unsigned long long mine = spread ? (1ull << count_shift) | (end - begin) : 0;
+    const unsigned long long through = warp_inclusive_sum(mine);
+    unsigned long long placed = 0;
+    if (lane_id() == 31 && through != 0) placed = atomicAdd(hub_tail, through);
+    placed = __shfl_sync(full_warp, placed, 31) + through - mine;
+    if (spread) {
+      hubs[placed >> count_shift] = HubRange{items[i], begin, end, placed & edge_mask};
+      end = begin;
     }
     Offset start = 0, total = 0;
     Tile::Scan(tile.scan).ExclusiveSum(end - begin, start, total);
     tile.start[threadIdx.x] = start;
     tile.first_edge[threadIdx.x] = begin;
     tile.from[threadIdx.x] = from;
+    tile.near.clear();
+    tile.far.clear();
     __syncthreads();
     for (Offset x = threadIdx.x; x < total; x += block) {
       // The last vertex whose range starts at or before x: vertices with no edges share their
@@ -122,9 +190,15 @@ __device__ void relax_tiles(const WeightedView& graph, const LightHeavy& split, 
           high = middle - 1;
       }
       const Offset e = tile.first_edge[low] + (x - tile.start[low]);
-      round.relax(tile.from[low], graph.col_indices[e], graph.values[e], &far_low);
+      round.relax_into(tile.from[low], graph.col_indices[e], graph.values[e], &far_low,
+                       [&](Index v, Index* list, unsigned long long* tail) {
+                         (list == far_list ? tile.far : tile.near).push(v, list, tail);
+                       });
       ++inspected;
     }
+    __syncthreads();
+    tile.near.flush(near_list, near_tail);
+    tile.far.flush(far_list, far_tail);
     __syncthreads();  // the tile is rewritten next
   }
 }
@@ -150,7 +224,7 @@ __device__ void flush_far_low(unsigned long long& far_low, unsigned long long* m
 /// split leaves a stale, larger value behind: the minimum is then at most the true one, and at
 /// worst a phase finds its bucket empty. Phase p reads slot p % 3 and clears slot (p + 2) % 3,
 /// which phase p - 1 read (before a barrier) and phase p + 1's split fills (after one).
-__global__ void __launch_bounds__(block)
+__global__ void __launch_bounds__(block, 4)
     persistent_light_heavy(WeightedView graph, LightHeavy split, Round round, double delta) {
   __shared__ Tile tile;
   const cg::grid_group grid = cg::this_grid();
@@ -161,12 +235,12 @@ __global__ void __launch_bounds__(block)
   for (unsigned phase = 0;;) {
     const unsigned k = round.number;
     const unsigned long long size = counters->near_tail[k % 3];
-    const unsigned long long hubs = counters->hub_tail[(k + 2) % 3];
+    const unsigned long long hubs = counters->hub_tail[(k + 2) % 3];  // packed: see above
     const unsigned g = generation % 2;
     if (size + hubs > 0) {
       if (first_thread) begin_round(counters, k, size + hubs);
-      relax_hub_ranges(graph, round, slot(round.queues.hub_ranges, (k + 2) % 3), hubs, far_low,
-                       inspected);
+      relax_spread_ranges(graph, round, slot(round.queues.hub_ranges, (k + 2) % 3), hubs,
+                          far_low, inspected);
       relax_tiles<false>(graph, split, round, slot(round.queues.near, k % 3), size,
                          slot(round.queues.settled, g), &counters->settled_tail[g], generation + 1,
                          slot(round.queues.hub_ranges, k % 3), &counters->hub_tail[k % 3], tile,
@@ -254,8 +328,8 @@ void Worklist::allocate_light_heavy(const WeightedGraph& graph) {
   light_delta_ = -1;
   for (auto& list : settled_) list = detail::Array<Index>(n, Backend::cuda);
   settled_stamp_ = detail::Array<unsigned>(n, Backend::cuda);
-  // A round lists each vertex at most once, and a hub range holds hub_degree edges or more.
-  const std::size_t hubs = std::min<std::uint64_t>(n, graph.edges() / hub_degree + 1);
+  // A round lists each vertex at most once, and a spread range holds spread_degree edges or more.
+  const std::size_t hubs = std::min<std::uint64_t>(n, graph.edges() / spread_degree + 1);
   for (auto& list : hub_ranges_) list = detail::Array<HubRange>(hubs, Backend::cuda);
   light_heavy_blocks_ =
       cooperative_launch_supported() ? resident_blocks(persistent_light_heavy, block) : 0u;

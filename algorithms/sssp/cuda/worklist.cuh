@@ -42,7 +42,7 @@ namespace grb::sssp::kernels {
 /// Device counters of a run (see the header comment for the rings of three).
 struct Counters {
   unsigned long long near_tail[3];
-  unsigned long long hub_tail[3];
+  unsigned long long hub_tail[3];  // light-heavy: ranges << 40 | their edges (light_heavy.cu)
   unsigned long long far_tail[2];
   // Bits of the smallest live far distance: slot 0 for the host loop, a ring of 2 for settle(),
   // of 3 for settle_light_heavy() (see light_heavy.cu).
@@ -55,11 +55,15 @@ struct Counters {
   unsigned long long heavy_rounds;     // light-heavy: rounds over heavy edges
 };
 
-/// A hub's edges [begin, end) owed a relaxation: light-heavy's hubs, which a round collects and
-/// the next one relaxes across the grid, carry the range (its light or its heavy edges).
+/// A vertex's edges [begin, end) owed a relaxation, laid out at positions [base, base + end -
+/// begin) of the round's spread ranges: light-heavy's rounds collect the vertices with many edges
+/// to relax this way, and the next round spreads all of their edges over the whole grid at once.
+/// Ranges are numbered in the order of their positions (one atomic gives both: see
+/// light_heavy.cu), so the range holding a position is a binary search away.
 struct HubRange {
   Index vertex;
   Offset begin, end;
+  Offset base;
 };
 
 struct Queues {

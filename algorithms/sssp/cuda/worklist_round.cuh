@@ -71,6 +71,17 @@ struct Round {
   /// smallest improvement at or above the split (light-heavy tracks the far minimum with it).
   __device__ void relax(double from, Index v, double length,
                         unsigned long long* far_low = nullptr) const {
+    relax_into(from, v, length, far_low,
+               [&](Index w, Index* list, unsigned long long* tail) {
+                 list[queue_slot(tail)] = w;
+               });
+  }
+
+  /// relax(), with the queue and pile appends made by `append(v, list, tail)` (light-heavy
+  /// stages them in shared memory: one global atomic a block instead of one a warp's group).
+  template <class Append>
+  __device__ void relax_into(double from, Index v, double length, unsigned long long* far_low,
+                             Append&& append) const {
     const double candidate = from + length;
     // A plain read first: most edges do not improve, and a stale (larger) value only costs the
     // atomic, whose answer is authoritative.
@@ -80,11 +91,11 @@ struct Round {
     if (candidate < split) {
       const unsigned next = number + 1;
       if (atomicExch(&stamp[v], next) != next)
-        slot(queues.near, next % 3)[queue_slot(&counters->near_tail[next % 3])] = v;
+        append(v, slot(queues.near, next % 3), &counters->near_tail[next % 3]);
     } else {
       if (far_low && bits < *far_low) *far_low = bits;
       if (atomicExch(&in_far[v], 1u) == 0u)
-        slot(queues.far, far_slot)[queue_slot(&counters->far_tail[far_slot])] = v;
+        append(v, slot(queues.far, far_slot), &counters->far_tail[far_slot]);
     }
   }
 };
