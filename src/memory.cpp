@@ -25,6 +25,7 @@ namespace grb::detail {
 void* allocate_device_bytes(std::size_t bytes);
 void free_device_bytes(void* pointer) noexcept;
 void copy_device_bytes(void* destination, const void* source, std::size_t bytes);
+void fill_device_bytes(void* destination, unsigned char value, std::size_t bytes);
 
 namespace {
 // 64-byte alignment: a cache line, and what vectorized host loops like.
@@ -122,6 +123,14 @@ void copy_bytes(void* destination, Backend destination_backend, const void* sour
     std::memcpy(destination, source, bytes);
   else
     copy_device_bytes(destination, source, bytes);  // cudaMemcpyDefault works out the direction
+}
+
+void fill_bytes(void* destination, Backend backend, unsigned char value, std::size_t bytes) {
+  if (bytes == 0) return;
+  if (backend == Backend::cpu)
+    std::memset(destination, value, bytes);
+  else
+    fill_device_bytes(destination, value, bytes);
 }
 
 }  // namespace grb::detail

@@ -36,6 +36,7 @@ void free_device_bytes(void*) noexcept {}
 std::size_t kept_device_bytes() { return 0; }
 void release_kept_device_blocks() {}
 void copy_device_bytes(void*, const void*, std::size_t) { unavailable(); }
+void fill_device_bytes(void*, unsigned char, std::size_t) { unavailable(); }
 void sparse_to_dense_cuda(std::size_t, Index, Index, const Index*, const void*, void*,
                           std::uint8_t*) {
   unavailable();

@@ -36,23 +36,13 @@ inline IndexList values_as_indices(const Vector<Index>& v) {
 
 inline namespace GRB_OPERATIONS_NAMESPACE {  // see grb/operations.hpp
 
+/// FastSV's rounds on the adjacency matrix of an undirected graph (its values are ignored: the
+/// min.second product reads the vector's).
 template <class T>
-Vector<Index> connected_components(const Matrix<T>& a, bool symmetric = true,
-                                   std::uint32_t* rounds = nullptr) {
+Vector<Index> fastsv_rounds(const Matrix<T>& undirected, std::uint32_t* rounds) {
   using namespace cc_detail;
-  const Index n = a.nrows();
-  if (a.ncols() != n)
-    throw DimensionMismatch("connected_components: the adjacency matrix must be square, not " +
-                            std::to_string(n) + " x " + std::to_string(a.ncols()));
-  const Backend backend = a.backend();
-  Matrix<bool> undirected(n, n, backend);
-  if (symmetric) {
-    undirected = pattern(a);
-  } else {
-    ewise_add(undirected, no_mask, no_accum, lor<bool>{}, pattern(a), pattern(a),
-              Descriptor{.transpose_second = true});
-  }
-
+  const Index n = undirected.nrows();
+  const Backend backend = undirected.backend();
   Vector<Index> parent = Vector<Index>::full(n, 0, backend);
   apply(parent, no_mask, no_accum, own_index{}, parent);
   Vector<Index> grandparent = parent;
@@ -83,6 +73,20 @@ Vector<Index> connected_components(const Matrix<T>& a, bool symmetric = true,
     if (!any_changed) break;
   }
   return parent;
+}
+
+template <class T>
+Vector<Index> connected_components(const Matrix<T>& a, bool symmetric = true,
+                                   std::uint32_t* rounds = nullptr) {
+  const Index n = a.nrows();
+  if (a.ncols() != n)
+    throw DimensionMismatch("connected_components: the adjacency matrix must be square, not " +
+                            std::to_string(n) + " x " + std::to_string(a.ncols()));
+  if (symmetric) return fastsv_rounds(a, rounds);  // A itself: no copy of the graph
+  Matrix<bool> undirected(n, n, a.backend());
+  ewise_add(undirected, no_mask, no_accum, lor<bool>{}, pattern(a), pattern(a),
+            Descriptor{.transpose_second = true});
+  return fastsv_rounds(undirected, rounds);
 }
 
 }  // namespace GRB_OPERATIONS_NAMESPACE

@@ -211,7 +211,10 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
       ->check(CLI::IsMember({"cpu", "cuda", "all"}))
       ->default_str("all");
   if (algorithm == Algorithm::bfs) {
-    add_engine("BFS engine", "linalg", "direction-optimized (default) or top-down");
+    add_engine(
+        "BFS engine", "linalg",
+        "top-down (the default) or linalg on CPU ranks, direction-optimized (the default) or "
+        "top-down on GPU ranks");
     command
         ->add_option(
             "--gpus", options->gpus,
@@ -228,7 +231,8 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
         ->check(CLI::PositiveNumber);
   }
   if (algorithm == Algorithm::cc) {
-    add_engine("connected-components engine", "fastsv", "label-propagation");
+    add_engine("connected-components engine", "fastsv",
+               "fastsv (the default) or label-propagation");
   }
   command->add_flag(
       "--relabel", options->relabel,

@@ -43,6 +43,9 @@ void resize_on_huge_pages(std::vector<T>& vector, std::size_t count) {
 }
 void copy_bytes(void* destination, Backend destination_backend, const void* source,
                 Backend source_backend, std::size_t bytes);
+/// Sets `bytes` bytes at `destination` to `value`, where they live (on the device: queued on the
+/// current stream, as every kernel is).
+void fill_bytes(void* destination, Backend backend, unsigned char value, std::size_t bytes);
 /// Freed device blocks that src/cuda/memory.cu keeps for the next allocation of their size: their
 /// bytes, and their return to the pool (0 and nothing without CUDA).
 std::size_t kept_device_bytes();

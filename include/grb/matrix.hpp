@@ -450,10 +450,11 @@ void Matrix<T>::resize(Index new_nrows, Index new_ncols) {
 template <class T>
 Matrix<bool> pattern(const Matrix<T>& a) {
   const Csr<T>& csr = a.csr();
-  detail::Array<bool> host_values(csr.nvals(), Backend::cpu);
-  std::fill(host_values.begin(), host_values.end(), true);
+  // Filled where the matrix lives: no host copy of a device matrix's values.
+  detail::Array<bool> values(csr.nvals(), a.backend());
+  detail::fill_bytes(values.data(), a.backend(), 1, csr.nvals());  // true is the byte 1
   Matrix<bool> result(Csr<bool>{csr.nrows, csr.ncols, csr.row_offsets.clone(),
-                                csr.col_indices.clone(), host_values.to(a.backend())});
+                                csr.col_indices.clone(), std::move(values)});
   if (a.symmetric()) result.mark_symmetric();
   return result;
 }

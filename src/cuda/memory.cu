@@ -337,6 +337,10 @@ void copy_device_bytes(void* destination, const void* source, std::size_t bytes)
   GRB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+void fill_device_bytes(void* destination, unsigned char value, std::size_t bytes) {
+  GRB_CUDA_CHECK(cudaMemsetAsync(destination, value, bytes, grb::cuda::detail::current_stream()));
+}
+
 bool device_memory_used() { return device_used.load(std::memory_order_relaxed); }
 
 }  // namespace detail
