@@ -48,6 +48,8 @@ std::string_view to_string(ErrorCode code) {
     case ErrorCode::validation_failed: return "validation failed";
     case ErrorCode::context_mismatch: return "context mismatch";
     case ErrorCode::communication_error: return "communication error";
+    case ErrorCode::not_in_loop:
+      return "not in a device loop";
   }
   return "unknown error";
 }

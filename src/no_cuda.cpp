@@ -6,6 +6,7 @@
 #include "grb/context.hpp"
 #include "grb/cuda/build.hpp"
 #include "grb/error.hpp"
+#include "grb/loop.hpp"
 #include "grb/types.hpp"
 #include "grb/vector.hpp"
 
@@ -67,6 +68,10 @@ bool set_sparse_element_cuda(std::size_t, const Index*, const void*, Index, bool
   unavailable();
 }
 void zero_device_bytes(void*, std::size_t) { unavailable(); }
+void zero_new_counter(void*, std::size_t) { unavailable(); }
+std::uint64_t run_device_loop(const void*, std::size_t, const std::function<void()>&) {
+  unavailable();
+}
 void queue_clear_dense(const void*, std::uint8_t*, std::size_t, std::int64_t*) { unavailable(); }
 void queue_dense_element(const void*, std::size_t, void*, std::uint8_t*, Index, const void*,
                          std::int64_t*, bool) {

@@ -22,9 +22,13 @@
 // one thread at a time.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "grb/deferred_queue.hpp"
+#include "grb/error.hpp"
 
 namespace grb {
 
@@ -49,6 +53,15 @@ struct ContextState : std::enable_shared_from_this<ContextState> {
   // The cuda backend's state, made on first use (src/cuda): its types are the backend's.
   std::shared_ptr<void> claim_stamps;
   std::shared_ptr<void> cusparse;
+  // While grb::repeat_while records its body on the device (grb/loop.hpp): the work goes to a
+  // capturing stream, `stream` above; allocations are made at once on the stream the loop will
+  // run on (outer_stream), and the blocks freed meanwhile are kept until the loop has run, since
+  // the recorded work goes on using them.
+  bool recording = false;
+  void* outer_stream = nullptr;
+  std::vector<void*> freed_while_recording;
+  std::uint64_t recording_serial = 0;  // which recording: objects made in it may be replaced
+  std::string loop_violation;          // what the body did that a recorded loop cannot replay
 
   ContextState(int device, void* stream, bool owns_stream)
       : device(device), stream(stream), owns_stream(owns_stream) {}
@@ -77,6 +90,35 @@ inline ContextState& current_context() {
     contexts.fallback = std::make_shared<ContextState>(active_device(), nullptr, false);
   contexts.current = contexts.fallback.get();
   return *contexts.current;
+}
+
+/// Throws NotInLoop when the current context is recording a device loop: `what` needs the host.
+inline void check_not_recording(const char* what) {
+  if (current_context().recording)
+    throw NotInLoop(std::string(what) +
+                    " inside grb::repeat_while: a loop recorded for the device cannot read "
+                    "values back or replace the storage its operations write (see grb/loop.hpp)");
+}
+
+/// The recording an object is made in (0: none), for note_replaced_in_loop.
+inline std::uint64_t loop_serial() {
+  const ContextState& context = current_context();
+  return context.recording ? context.recording_serial : 0;
+}
+
+/// An object made before the loop being recorded had its storage replaced: the recorded work
+/// would go on using the old storage, so the recording fails when the body returns (noexcept:
+/// moves call it).
+inline void note_replaced_in_loop(std::uint64_t birth) noexcept {
+  ContextState& context = current_context();
+  if (!context.recording || birth == context.recording_serial || !context.loop_violation.empty())
+    return;
+  try {
+    context.loop_violation =
+        "an operation replaced the storage of a vector made before the loop (write into vectors "
+        "stored dense: Vector::full or clear_dense before grb::repeat_while)";
+  } catch (...) {
+  }
 }
 
 /// The context an object was made in, which it keeps alive: the current one at construction.

@@ -21,6 +21,7 @@ enum class ErrorCode {
   validation_failed,
   context_mismatch,
   communication_error,
+  not_in_loop,
 };
 
 std::string_view to_string(ErrorCode code);
@@ -111,6 +112,14 @@ class CommunicationError : public Error {
 };
 
 /// A result that fails its validator (BFS tree, SSSP distances, CC labels).
+/// An operation inside grb::repeat_while's body that a loop on the device cannot record: one that
+/// reads a value back to the host (Vector::nvals, a Scalar's value) or replaces storage that the
+/// recorded work would go on using. The message names the operation.
+class NotInLoop : public Error {
+ public:
+  explicit NotInLoop(const std::string& m) : Error(ErrorCode::not_in_loop, m) {}
+};
+
 class ValidationFailed : public Error {
  public:
   explicit ValidationFailed(const std::string& m) : Error(ErrorCode::validation_failed, m) {}

@@ -19,6 +19,7 @@
 #include "grb/error.hpp"
 #include "grb/matrix.hpp"
 #include "grb/operators.hpp"
+#include "grb/scalar.hpp"
 #include "grb/vector.hpp"
 
 #if defined(__CUDACC__) && GRB_WITH_CUDA
@@ -200,6 +201,24 @@ typename Monoid::value_type reduce(const Monoid& monoid, const Vector<U>& u) {
   if (u.backend() == Backend::cpu) return cpu::reduce(monoid, u);
 #if GRB_CUDA_OPERATIONS
   return cuda::reduce(monoid, u);
+#else
+  detail::no_cuda_operations("reduce");
+#endif
+}
+/// s = the monoid's sum of u's entries, written where s lives: on cuda nothing is read back, so
+/// that a device loop can test it (grb/loop.hpp).
+template <class T, class Monoid, class U>
+void reduce(Scalar<T>& s, const Monoid& monoid, const Vector<U>& u) {
+  if (s.backend() != u.backend())
+    throw BackendMismatch("reduce: the scalar and the vector are on different backends (" +
+                          std::string(to_string(s.backend())) + " and " +
+                          std::string(to_string(u.backend())) + ")");
+  if (u.backend() == Backend::cpu) {
+    s.set(static_cast<T>(cpu::reduce(monoid, u)));
+    return;
+  }
+#if GRB_CUDA_OPERATIONS
+  cuda::reduce(s.data(), monoid, u);
 #else
   detail::no_cuda_operations("reduce");
 #endif

@@ -80,6 +80,7 @@ class Vector {
         edges_(other.edges_),
         edges_longest_(other.edges_longest_) {}
   Vector& operator=(Vector&& other) noexcept {
+    detail::note_replaced_in_loop(loop_birth_);
     detail::complete_deferred_quietly(*context_);
     detail::complete_deferred_quietly(*other.context_);
     context_ = other.context_;
@@ -100,17 +101,25 @@ class Vector {
 
   /// A dense vector with every entry present and equal to `value`.
   static Vector full(Index size, T value, Backend backend = default_backend()) {
-    detail::Array<T> values(size, Backend::cpu);
-    detail::Array<std::uint8_t> present(size, Backend::cpu);
-    std::fill(values.begin(), values.end(), value);
-    std::fill(present.begin(), present.end(), std::uint8_t{1});
-    Vector v(size, Backend::cpu);
+    // Filled where it lives: a cuda vector costs two fills on the device, not a host array and
+    // its upload (FastSV's first parents on kron22: 36 MB).
+    detail::Array<T> values(size, backend);
+    detail::Array<std::uint8_t> present(size, backend);
+    if (backend == Backend::cpu) {
+      std::fill(values.begin(), values.end(), value);
+    } else {
+      detail::fill_absent_cuda(sizeof(T), size, 0, nullptr, nullptr, nullptr, &value,
+                               values.data());
+    }
+    detail::fill_bytes(present.data(), backend, 1, size);
+    Vector v(size, backend);
     v.adopt_dense(std::move(values), std::move(present), size);
-    return backend == Backend::cpu ? v : v.to(backend);
+    return v;
   }
 
   Index size() const { return size_; }
   Index nvals() const {
+    detail::check_not_recording("Vector::nvals");
     const detail::ContextSwitch use(*context_);
     detail::complete_deferred_writing(this);  // work that leaves this vector alone may still run
     settle_nvals();
@@ -213,6 +222,7 @@ class Vector {
   }
   void adopt_dense(detail::Array<T>&& values, detail::Array<std::uint8_t>&& present, Index nvals) {
     const detail::ObjectScope scope(*context_);
+    detail::note_replaced_in_loop(loop_birth_);
     edges_rows_ = nullptr;
     nvals_change_ = {};
     nvals_ = nvals;
@@ -241,7 +251,8 @@ class Vector {
     if (nvals_change_.empty()) {
       detail::Array<std::int64_t> counter(1, backend());
       if (backend() == Backend::cpu) counter[0] = 0;
-      else detail::zero_device_bytes(counter.data(), sizeof(std::int64_t));
+      else
+        detail::zero_new_counter(counter.data(), sizeof(std::int64_t));
       nvals_change_ = std::move(counter);
     }
     return {values_.data(), present_.data(), nvals_change_.data()};
@@ -278,6 +289,7 @@ class Vector {
   }
 
   detail::ObjectContext context_;  // first: the arrays below are freed while it is alive
+  std::uint64_t loop_birth_ = detail::loop_serial();  // see detail::note_replaced_in_loop
   Index size_ = 0;
   // The entry count, plus a device counter of in-place changes not yet added to it (empty when
   // none are pending); both mutable so that a const nvals() can settle them.
@@ -309,6 +321,7 @@ class Vector {
   /// adopt_sparse's installation, for set_element's first entry of an empty vector, which
   /// completes nothing first: nothing deferred can hold an empty vector's arrays.
   void install_sparse(detail::Array<Index>&& indices, detail::Array<T>&& values) {
+    detail::note_replaced_in_loop(loop_birth_);
     edges_rows_ = nullptr;
     nvals_change_ = {};
     nvals_ = static_cast<Index>(indices.size());

@@ -55,5 +55,9 @@ bool set_sparse_element_cuda(std::size_t element_bytes, const Index* indices, co
                              Index* out_indices, void* out_values);
 /// Zeroes `bytes` bytes of device memory, in stream order.
 void zero_device_bytes(void* pointer, std::size_t bytes);
+/// zero_device_bytes for a new counter, which then counts from here on: while a device loop is
+/// recorded, at once on the loop's stream rather than recorded (so that it counts across the
+/// loop's iterations instead of being zeroed by each).
+void zero_new_counter(void* pointer, std::size_t bytes);
 }  // namespace detail
 }  // namespace grb

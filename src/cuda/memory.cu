@@ -293,7 +293,11 @@ void* allocate_device_bytes(std::size_t bytes) {
   int device = 0;
   GRB_CUDA_CHECK(cudaGetDevice(&device));
   const bool pooled = uses_pool(device);
-  const cudaStream_t stream = grb::cuda::detail::current_stream();
+  // While a device loop is recorded, its blocks are allocated at once, on the stream that will
+  // run the loop: the recorded work uses them on every iteration (grb/loop.hpp).
+  ContextState& context = current_context();
+  const cudaStream_t stream =
+      static_cast<cudaStream_t>(context.recording ? context.outer_stream : context.stream);
   void* pointer = nullptr;
   cudaError_t status = cudaSuccess;
   for (int attempt = 0; attempt < 2; ++attempt) {
@@ -316,6 +320,15 @@ void* allocate_device_bytes(std::size_t bytes) {
 }
 
 void free_device_bytes(void* pointer) noexcept {
+  ContextState& context = current_context();
+  if (context.recording) {  // the recorded work still uses it: freed once the loop has run
+    try {
+      context.freed_while_recording.push_back(pointer);
+      return;
+    } catch (...) {  // no memory for the list: keep the block (a leak, never a reuse too soon)
+      return;
+    }
+  }
   // Blocks not from a pool (a device without stream-ordered allocation) are freed at once.
   if (!kept_blocks().give_back(pointer) && cudaFree(pointer) != cudaSuccess)
     (void)cudaGetLastError();

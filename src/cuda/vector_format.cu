@@ -179,6 +179,14 @@ void zero_device_bytes(void* pointer, std::size_t bytes) {
     GRB_CUDA_CHECK(cudaMemsetAsync(pointer, 0, bytes, grb::cuda::detail::current_stream()));
 }
 
+void zero_new_counter(void* pointer, std::size_t bytes) {
+  const ContextState& context = current_context();
+  if (bytes > 0)
+    GRB_CUDA_CHECK(cudaMemsetAsync(
+        pointer, 0, bytes,
+        static_cast<cudaStream_t>(context.recording ? context.outer_stream : context.stream)));
+}
+
 void sparse_to_dense_cuda(std::size_t element_bytes, Index size, Index nvals, const Index* indices,
                           const void* values, void* dense_values, std::uint8_t* present) {
   using namespace grb::cuda::detail;

@@ -57,6 +57,7 @@ inline void* pinned_scratch() {
 template <class T>
 T read_scalar(const T* device_pointer) {
   static_assert(sizeof(T) <= 64 && std::is_trivially_copyable_v<T>);
+  grb::detail::check_not_recording("a value read back to the host");
   void* staging = pinned_scratch();
   GRB_CUDA_CHECK(cudaMemcpyAsync(staging, device_pointer, sizeof(T), cudaMemcpyDeviceToHost,
                                  current_stream()));
@@ -68,7 +69,9 @@ T read_scalar(const T* device_pointer) {
 
 template <class T>
 void write_scalar(T* device_pointer, const T& value) {
-  // From pageable memory: the call returns once `value` has been read.
+  // From pageable memory: the call returns once `value` has been read. A recorded loop would copy
+  // from wherever `value` was when it was recorded.
+  grb::detail::check_not_recording("a value written from the host");
   GRB_CUDA_CHECK(
       cudaMemcpyAsync(device_pointer, &value, sizeof(T), cudaMemcpyHostToDevice, current_stream()));
 }

@@ -141,11 +141,66 @@ __global__ void cast_dense_kernel(Index size, const Z* t_values, const std::uint
   GRB_GRID_STRIDE_LOOP(i, size) values[i] = t_present[i] ? static_cast<W>(t_values[i]) : W{};
 }
 
+/// write_back_vector_kernel's rule, written into w's own dense arrays, the entry count's change
+/// added to *change: for a device loop's body, whose recorded work must write where it read.
+/// Position i reads and writes only position i of w and of a mask that may be w itself.
+template <class W, class Z, class M, class Accum>
+__global__ void write_back_in_place_kernel(Index size, const Z* t_values,
+                                           const std::uint8_t* t_present, VectorMaskView<M> mask,
+                                           Accum accum, bool replace, W* values,
+                                           std::uint8_t* present, std::int64_t* change) {
+  GRB_GRID_STRIDE_LOOP(position, size) {
+    const Index i = static_cast<Index>(position);
+    const bool had = present[i] != 0;
+    bool has = had;
+    W value = had ? values[i] : W{};
+    if (!mask.allows(i)) {
+      if (replace) has = false;
+    } else if (t_present[i] != 0) {
+      if constexpr (has_accum<Accum>) {
+        value = had ? static_cast<W>(accum(value, t_values[i])) : static_cast<W>(t_values[i]);
+      } else {
+        value = static_cast<W>(t_values[i]);
+      }
+      has = true;
+    } else if (!has_accum<Accum>) {
+      has = false;
+    }
+    if (has != had)
+      atomicAdd(reinterpret_cast<unsigned long long*>(change),
+                has ? 1ull : ~0ull);  // +1 or -1 in two's complement
+    present[i] = has ? 1 : 0;
+    values[i] = has ? value : W{};
+  }
+}
+
+/// write_back inside a device loop's recording: in place, into a vector stored dense, its count
+/// kept on the device (Vector::update_dense) rather than read back.
+template <class W, class M, class Accum, class Z>
+void write_back_in_place(Vector<W>& w, const VectorMaskView<M>& mask, const Accum& accum,
+                         const DenseResult<Z>& t, const Descriptor& desc) {
+  if (w.format() != VectorFormat::dense)
+    throw NotInLoop(
+        "an operation's output inside grb::repeat_while is stored sparse: a recorded loop writes "
+        "in place, into vectors stored dense (Vector::full or clear_dense before the loop)");
+  const auto update = grb::detail::Storage::update_dense(w);
+  const Index n = w.size();
+  if (n == 0) return;
+  write_back_in_place_kernel<<<blocks_for(n), block_threads, 0, current_stream()>>>(
+      n, t.values.data(), t.present.data(), mask, accum, desc.replace, update.values,
+      update.present, update.nvals_change);
+  GRB_CUDA_CHECK_LAUNCH();
+}
+
 /// w<mask, replace> = accum(w, t) with t dense. `t_within_mask`: the operation left T's entries
 /// only where the mask allows (mxv, vxm), so that with replace the result is T itself.
 template <class W, class M, class Accum, class Z>
 void write_back(Vector<W>& w, const VectorMaskView<M>& mask, const Accum& accum,
                 DenseResult<Z>&& t, const Descriptor& desc, bool t_within_mask = false) {
+  if (grb::detail::current_context().recording) {
+    write_back_in_place(w, mask, accum, t, desc);
+    return;
+  }
   const Index n = w.size();
   const bool unmasked = mask.everything && !mask.complement;
   if (!has_accum<Accum> && (unmasked || (desc.replace && t_within_mask))) {

@@ -30,6 +30,31 @@ __global__ void first_present_kernel(std::uint64_t count, const Flag* present,
   GRB_GRID_STRIDE_LOOP(i, count) if (present[i]) atomicMin(first, static_cast<unsigned long long>(i));
 }
 
+/// *sum = the monoid's sum of count values (those present, where present is not null), on the
+/// device: nothing is read back. Not for `any` monoids (see reduce_values).
+template <class Monoid, class U>
+void reduce_values_into(const Monoid& monoid, std::uint64_t count, const U* values,
+                        const std::uint8_t* present, typename Monoid::value_type* sum) {
+  using Z = typename Monoid::value_type;
+  const Z identity = monoid.identity();
+  auto terms = device_array<Z>(std::max<std::uint64_t>(count, 1));
+  if (count > 0) {
+    reduction_terms<<<blocks_for(count), block_threads, 0, current_stream()>>>(
+        count, values, present, identity, terms.data());
+    GRB_CUDA_CHECK_LAUNCH();
+  }
+  const std::int64_t items = static_cast<std::int64_t>(count);
+  cub_run([&](void* temporary, std::size_t& bytes) {
+    return cub::DeviceReduce::Reduce(temporary, bytes, terms.data(), sum, items, monoid, identity,
+                                     current_stream());
+  });
+}
+
+template <class T, class Z>
+__global__ void cast_one(const Z* from, T* to) {
+  *to = static_cast<T>(*from);
+}
+
 template <class Monoid, class U>
 typename Monoid::value_type reduce_values(const Monoid& monoid, std::uint64_t count,
                                           const U* values, const std::uint8_t* present) {
@@ -51,16 +76,8 @@ typename Monoid::value_type reduce_values(const Monoid& monoid, std::uint64_t co
     }
     return static_cast<Z>(read_scalar(values + at));
   }
-  auto terms = device_array<Z>(count);
-  reduction_terms<<<blocks_for(count), block_threads, 0, current_stream()>>>(
-      count, values, present, identity, terms.data());
-  GRB_CUDA_CHECK_LAUNCH();
   auto sum = device_array<Z>(1);
-  const std::int64_t items = static_cast<std::int64_t>(count);
-  cub_run([&](void* temporary, std::size_t& bytes) {
-    return cub::DeviceReduce::Reduce(temporary, bytes, terms.data(), sum.data(), items, monoid,
-                                     identity, current_stream());
-  });
+  reduce_values_into(monoid, count, values, present, sum.data());
   return read_scalar(sum.data());
 }
 
@@ -84,6 +101,30 @@ typename Monoid::value_type reduce(const Monoid& monoid, const Vector<U>& u) {
   if (u.format() == VectorFormat::sparse)
     return detail::reduce_values(monoid, u.nvals(), u.values().data(), nullptr);
   return detail::reduce_values(monoid, u.size(), u.values().data(), u.present().data());
+}
+
+/// *scalar = the monoid's sum of u's entries, left on the device (reduce into a grb::Scalar).
+template <class T, class Monoid, class U>
+void reduce(T* scalar, const Monoid& monoid, const Vector<U>& u) {
+  using Z = typename Monoid::value_type;
+  if constexpr (grb::detail::is_any_monoid<Monoid>()) {
+    throw InvalidValue(
+        "reduce into a Scalar: the any monoid needs an entry to be found and read back; use a "
+        "monoid with an identity (lor, min, max, plus)");
+  } else {
+    const bool dense = u.format() == VectorFormat::dense;
+    const std::uint64_t count = dense ? u.size() : u.nvals();
+    const U* values = count > 0 ? u.values().data() : nullptr;
+    const std::uint8_t* present = dense ? u.present().data() : nullptr;
+    if constexpr (std::is_same_v<T, Z>) {
+      detail::reduce_values_into(monoid, count, values, present, scalar);
+    } else {
+      auto sum = detail::device_array<Z>(1);
+      detail::reduce_values_into(monoid, count, values, present, sum.data());
+      detail::cast_one<<<1, 1, 0, detail::current_stream()>>>(sum.data(), scalar);
+      GRB_CUDA_CHECK_LAUNCH();
+    }
+  }
 }
 
 template <class Monoid, class A>

@@ -1,0 +1,115 @@
+// grb::repeat_while (grb/loop.hpp): the same body as a host loop and, on cuda, recorded once and
+// run as one CUDA graph; the results, the entry counts and the iteration counts must agree.
+// Bodies that need the host inside a recorded loop must fail with NotInLoop, leaving the loop
+// unrun. The cuda cases are skipped, visibly, without a GPU.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <grb/grb.hpp>
+#include <vector>
+
+namespace {
+
+using grb::Backend;
+using grb::Index;
+
+struct halve {
+  using result_type = std::uint64_t;
+  GRB_HOST_DEVICE std::uint64_t operator()(std::uint64_t x, Index, Index) const { return x / 2; }
+};
+
+/// Values 0, 1, ..., n - 1 times `scale`: the largest needs the most halvings.
+grb::Vector<std::uint64_t> ramp(Index n, std::uint64_t scale, Backend backend) {
+  std::vector<Index> indices(n);
+  std::vector<std::uint64_t> values(n);
+  for (Index i = 0; i < n; ++i) indices[i] = i, values[i] = i * scale;
+  grb::Vector<std::uint64_t> host(n, Backend::cpu);
+  host.build(indices, values);
+  host.make_dense();
+  return host.to(backend);
+}
+
+struct Outcome {
+  std::uint64_t iterations = 0;
+  std::vector<std::uint64_t> halved, largest_seen;
+  Index largest_seen_nvals = 0;
+};
+
+/// Halves every value until all are zero, and keeps the elementwise max of what it saw in a
+/// vector that starts empty (its entries appear in the loop: its count changes on the device).
+Outcome halve_to_zero(Index n, Backend backend, grb::LoopMode mode) {
+  grb::Vector<std::uint64_t> x = ramp(n, 1000, backend);
+  grb::Vector<std::uint64_t> seen(n, backend);
+  seen.clear_dense();
+  grb::Scalar<std::uint64_t> largest(0, backend);
+  Outcome outcome;
+  outcome.iterations = grb::repeat_while(
+      largest,
+      [&] {
+        grb::apply(x, grb::no_mask, grb::no_accum, halve{}, x);
+        grb::ewise_add(seen, grb::no_mask, grb::no_accum, grb::max<std::uint64_t>{}, seen, x);
+        grb::reduce(largest, grb::max_monoid<std::uint64_t>{}, x);
+      },
+      mode);
+  x.extract_dense(outcome.halved, 7);
+  seen.extract_dense(outcome.largest_seen, 7);
+  outcome.largest_seen_nvals = seen.nvals();
+  return outcome;
+}
+
+}  // namespace
+
+TEST_CASE("repeat_while on the cpu backend is a do-while loop") {
+  const Outcome outcome = halve_to_zero(100, Backend::cpu, grb::LoopMode::device);
+  // 99 000 needs 17 halvings to reach 0 (2^16 <= 99 000 < 2^17).
+  CHECK(outcome.iterations == 17);
+  for (std::uint64_t v : outcome.halved) CHECK(v == 0);
+  CHECK(outcome.largest_seen_nvals == 100);
+  CHECK(outcome.largest_seen[10] == 5000);  // 10 000 halved once
+}
+
+TEST_CASE("repeat_while on cuda: one recorded graph gives what the host loop gives") {
+  if (!grb::cuda_available()) {
+    MESSAGE("cuda backend not available here: device loop cases SKIPPED");
+    return;
+  }
+  for (Index n : {Index{1}, Index{100}, Index{100000}}) {
+    CAPTURE(n);
+    const Outcome cpu = halve_to_zero(n, Backend::cpu, grb::LoopMode::device);
+    const Outcome host_loop = halve_to_zero(n, Backend::cuda, grb::LoopMode::host);
+    const Outcome device_loop = halve_to_zero(n, Backend::cuda, grb::LoopMode::device);
+    CHECK(host_loop.iterations == cpu.iterations);
+    CHECK(device_loop.iterations == cpu.iterations);
+    CHECK(device_loop.halved == cpu.halved);
+    CHECK(device_loop.largest_seen == cpu.largest_seen);
+    CHECK(device_loop.largest_seen_nvals == cpu.largest_seen_nvals);
+    CHECK(host_loop.largest_seen == cpu.largest_seen);
+  }
+}
+
+TEST_CASE("repeat_while on cuda refuses bodies that need the host, and runs nothing of them") {
+  if (!grb::cuda_available()) {
+    MESSAGE("cuda backend not available here: device loop cases SKIPPED");
+    return;
+  }
+  const Index n = 64;
+  grb::Vector<std::uint64_t> x = ramp(n, 3, Backend::cuda);
+  grb::Scalar<bool> more(false, Backend::cuda);
+  SUBCASE("a count read back") {
+    CHECK_THROWS_AS(grb::repeat_while(more, [&] { (void)x.nvals(); }), grb::NotInLoop);
+  }
+  SUBCASE("a scalar read back") {
+    CHECK_THROWS_AS(grb::repeat_while(more, [&] { (void)more.value(); }), grb::NotInLoop);
+  }
+  SUBCASE("an output stored sparse") {
+    grb::Vector<std::uint64_t> sparse(n, Backend::cuda);
+    CHECK_THROWS_AS(grb::repeat_while(
+                        more, [&] { grb::apply(sparse, grb::no_mask, grb::no_accum, halve{}, x); }),
+                    grb::NotInLoop);
+  }
+  // Nothing ran: x still holds its ramp, and the context is usable.
+  std::vector<std::uint64_t> values;
+  x.extract_dense(values, 0);
+  for (Index i = 0; i < n; ++i) CHECK(values[i] == 3 * i);
+  CHECK(x.nvals() == n);
+}
