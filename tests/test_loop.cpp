@@ -4,8 +4,10 @@
 // unrun. The cuda cases are skipped, visibly, without a GPU.
 #include <doctest/doctest.h>
 
-#include <cstdint>
 #include <grb/grb.hpp>
+
+#include <cstdint>
+#include <span>
 #include <vector>
 
 namespace {
@@ -112,4 +114,31 @@ TEST_CASE("repeat_while on cuda refuses bodies that need the host, and runs noth
   x.extract_dense(values, 0);
   for (Index i = 0; i < n; ++i) CHECK(values[i] == 3 * i);
   CHECK(x.nvals() == n);
+}
+
+TEST_CASE("a bad index inside a device loop fails the loop when it ends") {
+  if (!grb::cuda_available()) {
+    MESSAGE("cuda backend not available here: device loop cases SKIPPED");
+    return;
+  }
+  const Index n = 16;
+  grb::Vector<std::uint64_t> x = ramp(n, 1, Backend::cuda);
+  auto y = grb::Vector<std::uint64_t>::full(n, 0, Backend::cuda);
+  std::vector<Index> ids(n, 3);
+  ids[5] = 99;  // outside [0, 16)
+  grb::Vector<Index> host_ids(n, Backend::cpu);
+  std::vector<Index> positions(n);
+  for (Index i = 0; i < n; ++i) positions[i] = i;
+  host_ids.build(positions, ids);
+  const grb::Vector<Index> device_ids = host_ids.to(Backend::cuda);
+  grb::Scalar<bool> more(true, Backend::cuda);
+  const grb::IndexList list(
+      std::span<const Index>(device_ids.values().data(), device_ids.values().size()),
+      Backend::cuda);
+  CHECK_THROWS_AS(grb::repeat_while(more,
+                                    [&] {
+                                      grb::extract(y, grb::no_mask, grb::no_accum, x, list);
+                                      grb::reduce(more, grb::lor_monoid<bool>{}, device_ids);
+                                    }),
+                  grb::IndexOutOfBounds);
 }

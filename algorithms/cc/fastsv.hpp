@@ -43,35 +43,36 @@ Vector<Index> fastsv_rounds(const Matrix<T>& undirected, std::uint32_t* rounds) 
   using namespace cc_detail;
   const Index n = undirected.nrows();
   const Backend backend = undirected.backend();
+  // Every vector is stored dense from the start and written in place: on cuda the rounds run as
+  // one device loop (grb::repeat_while), recorded once and repeated by the GPU.
   Vector<Index> parent = Vector<Index>::full(n, 0, backend);
   apply(parent, no_mask, no_accum, own_index{}, parent);
   Vector<Index> grandparent = parent;
   Vector<Index> min_neighbour_grandparent = parent;
-  Vector<Index> next_grandparent(n, backend);
-  Vector<Index> hook_targets(n, backend);
-  Vector<bool> changed(n, backend);
+  Vector<Index> next_grandparent = parent;
+  Vector<Index> hook_targets = parent;
+  Vector<bool> changed = Vector<bool>::full(n, false, backend);
+  Scalar<bool> any_changed(false, backend);
 
-  if (rounds) *rounds = 0;
-  for (;;) {
-    if (rounds) ++*rounds;
+  const std::uint64_t iterations = repeat_while(any_changed, [&] {
     // mngp(u) = min(mngp(u), min over neighbours v of gp(v))
     mxv(min_neighbour_grandparent, no_mask, min<Index>{}, min_second<Index>{}, undirected,
         grandparent);
     // Stochastic hooking: f(f(u)) = min(f(f(u)), mngp(u)). The index list is a copy of f, since
     // f itself is being written.
-    hook_targets = parent;
+    apply(hook_targets, no_mask, no_accum, identity<Index>{}, parent);
     assign(parent, no_mask, min<Index>{}, min_neighbour_grandparent,
            values_as_indices(hook_targets));
     // Aggressive hooking and shortcutting: f = min(f, mngp, gp).
     ewise_add(parent, no_mask, no_accum, min<Index>{}, parent, min_neighbour_grandparent);
     ewise_add(parent, no_mask, no_accum, min<Index>{}, parent, grandparent);
-    // gp = f(f)
+    // gp = f(f); go on while it changed
     extract(next_grandparent, no_mask, no_accum, parent, values_as_indices(parent));
     ewise_mult(changed, no_mask, no_accum, ne<Index>{}, next_grandparent, grandparent);
-    const bool any_changed = reduce(lor_monoid<bool>{}, changed);
-    std::swap(grandparent, next_grandparent);
-    if (!any_changed) break;
-  }
+    reduce(any_changed, lor_monoid<bool>{}, changed);
+    apply(grandparent, no_mask, no_accum, identity<Index>{}, next_grandparent);
+  });
+  if (rounds) *rounds = static_cast<std::uint32_t>(iterations);
   return parent;
 }
 

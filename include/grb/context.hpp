@@ -60,6 +60,7 @@ struct ContextState : std::enable_shared_from_this<ContextState> {
   bool recording = false;
   void* outer_stream = nullptr;
   std::vector<void*> freed_while_recording;
+  void* loop_error = nullptr;  // a device word: 1 + the largest index a recorded check found bad
   std::uint64_t recording_serial = 0;  // which recording: objects made in it may be replaced
   std::string loop_violation;          // what the body did that a recorded loop cannot replay
 
@@ -99,6 +100,33 @@ inline void check_not_recording(const char* what) {
                     " inside grb::repeat_while: a loop recorded for the device cannot read "
                     "values back or replace the storage its operations write (see grb/loop.hpp)");
 }
+
+/// While alive, the current context's work runs at once, on the stream the loop being recorded
+/// will run on, instead of being recorded: for what an operation computes once about an object
+/// the loop does not write and caches with it (a matrix's transpose, its longest row). Those
+/// facts hold on every iteration, so computing them while recording is right; recording them
+/// would leave them uncomputed until the loop runs.
+class OutsideRecording {
+ public:
+  OutsideRecording() : context_(current_context()), active_(context_.recording) {
+    if (!active_) return;
+    recorded_ = context_.stream;
+    context_.stream = context_.outer_stream;
+    context_.recording = false;
+  }
+  ~OutsideRecording() {
+    if (!active_) return;
+    context_.recording = true;
+    context_.stream = recorded_;
+  }
+  OutsideRecording(const OutsideRecording&) = delete;
+  OutsideRecording& operator=(const OutsideRecording&) = delete;
+
+ private:
+  ContextState& context_;
+  bool active_;
+  void* recorded_ = nullptr;
+};
 
 /// The recording an object is made in (0: none), for note_replaced_in_loop.
 inline std::uint64_t loop_serial() {

@@ -15,10 +15,14 @@
 //     storage of a vector made before the loop, no host decision that could differ from one
 //     iteration to the next. These throw grb::NotInLoop, and nothing of the loop runs.
 // After the loop, every object reads as the host loop would have left it. LoopMode::host runs
-// the same body as a host loop on any backend (the reference the device loop is tested against).
+// the same body as a host loop on any backend (the reference the device loop is tested against);
+// the environment variable GRB_LOOP=host makes it the default, to compare the two on any
+// algorithm written with repeat_while.
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <type_traits>
 
@@ -35,6 +39,14 @@ namespace detail {
 /// context's stream, and returns how many times the body ran (src/cuda/loop.cu).
 std::uint64_t run_device_loop(const void* condition, std::size_t bytes,
                               const std::function<void()>& body);
+/// LoopMode::host where the environment says GRB_LOOP=host, else LoopMode::device.
+inline LoopMode default_loop_mode() {
+  static const LoopMode mode = [] {
+    const char* value = std::getenv("GRB_LOOP");
+    return value && std::strcmp(value, "host") == 0 ? LoopMode::host : LoopMode::device;
+  }();
+  return mode;
+}
 }  // namespace detail
 
 /// Runs `body`, then runs it again while `condition` (which the body writes) is not zero: a
@@ -42,7 +54,7 @@ std::uint64_t run_device_loop(const void* condition, std::size_t bytes,
 /// loop runs (see the top of this file).
 template <class T, class Body>
 std::uint64_t repeat_while(const Scalar<T>& condition, Body&& body,
-                           LoopMode mode = LoopMode::device) {
+                           LoopMode mode = detail::default_loop_mode()) {
   static_assert(std::is_integral_v<T>, "repeat_while tests an integer or bool Scalar");
   if (condition.backend() == Backend::cpu || mode == LoopMode::host) {
     std::uint64_t iterations = 0;

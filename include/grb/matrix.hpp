@@ -169,6 +169,7 @@ class Matrix {
     if (symmetric_) return csr_;
     if (!transpose_) {
       const detail::ContextSwitch use(*context_);
+      const detail::OutsideRecording now;
       transpose_ = std::make_shared<Csr<T>>(backend() == Backend::cpu ? detail::transpose_host(csr_)
                                                                       : detail::transpose_cuda(csr_));
     }
@@ -232,7 +233,10 @@ class Matrix {
   template <class Compute>
   Offset longest_row(bool transposed, Compute&& compute) const {
     std::optional<Offset>& cached = longest_row_[transposed ? 1 : 0];
-    if (!cached) cached = compute(transposed ? csc() : csr_);
+    if (!cached) {
+      const detail::OutsideRecording now;
+      cached = compute(transposed ? csc() : csr_);
+    }
     return *cached;
   }
   /// The row offsets of csr() (of csc() when `transposed`) as 32-bit values, for a matrix of fewer
@@ -241,8 +245,10 @@ class Matrix {
   template <class Narrow>
   const detail::Array<std::uint32_t>& narrow_offsets(bool transposed, Narrow&& narrow) const {
     auto& cached = narrow_offsets_[transposed ? 1 : 0];
-    if (!cached)
+    if (!cached) {
+      const detail::OutsideRecording now;
       cached = std::make_shared<detail::Array<std::uint32_t>>(narrow(transposed ? csc() : csr_));
+    }
     return *cached;
   }
 

@@ -25,13 +25,14 @@ namespace grb::detail {
 
 namespace {
 
-/// The end of each iteration: the condition is "some byte of it is not zero".
+/// The end of each iteration: the condition is "some byte of it is not zero"; an iteration that
+/// met a bad index (status[1]) is the last. status[0] counts the iterations.
 __global__ void test_condition(const unsigned char* condition, unsigned bytes,
-                               cudaGraphConditionalHandle handle, unsigned long long* iterations) {
-  bool more = false;
-  for (unsigned b = 0; b < bytes; ++b) more = more || condition[b] != 0;
-  ++*iterations;
-  cudaGraphSetConditional(handle, more ? 1u : 0u);
+                               cudaGraphConditionalHandle handle, unsigned long long* status) {
+  bool any = false;
+  for (unsigned b = 0; b < bytes; ++b) any = any || condition[b] != 0;
+  ++status[0];
+  cudaGraphSetConditional(handle, any && status[1] == 0 ? 1u : 0u);
 }
 
 /// The graph and its executable, destroyed however the loop ends.
@@ -47,9 +48,10 @@ struct Graphs {
 /// The context in recording state for the body's duration, restored however the body ends.
 class Recording {
  public:
-  Recording(ContextState& context, cudaStream_t capture)
+  Recording(ContextState& context, cudaStream_t capture, unsigned long long* error)
       : context_(context), outer_(context.stream), mode_(deferred_state().mode) {
     context_.outer_stream = outer_;
+    context_.loop_error = error;
     context_.stream = capture;
     context_.recording = true;
     ++context_.recording_serial;
@@ -61,6 +63,7 @@ class Recording {
     context_.recording = false;
     context_.stream = outer_;
     context_.outer_stream = nullptr;
+    context_.loop_error = nullptr;
   }
   Recording(const Recording&) = delete;
   Recording& operator=(const Recording&) = delete;
@@ -88,8 +91,12 @@ std::uint64_t run_device_loop(const void* condition, std::size_t bytes,
     throw NotInLoop("grb::repeat_while inside another loop's body: device loops do not nest");
   complete_deferred();  // the work queued before the loop runs before it
   const auto outer = static_cast<cudaStream_t>(context.stream);
-  auto iterations = grb::cuda::detail::device_array<unsigned long long>(1);
-  grb::cuda::detail::fill_zero(iterations.data(), 1);
+  // The iterations the loop ran, and 1 + the largest bad index its checks found (0: none).
+  struct Status {
+    unsigned long long iterations, bad_index;
+  };
+  auto status = grb::cuda::detail::device_array<unsigned long long>(2);
+  grb::cuda::detail::fill_zero(status.data(), 2);
 
   Graphs graphs;
   GRB_CUDA_CHECK(cudaGraphCreate(&graphs.graph, 0));
@@ -114,12 +121,12 @@ std::uint64_t run_device_loop(const void* condition, std::size_t bytes,
     captured = cudaStreamBeginCaptureToGraph(capture, body_graph, nullptr, nullptr, 0,
                                              cudaStreamCaptureModeRelaxed);
     if (captured == cudaSuccess) {
-      const Recording recording(context, capture);
+      const Recording recording(context, capture, status.data() + 1);
       try {
         body();
         test_condition<<<1, 1, 0, capture>>>(static_cast<const unsigned char*>(condition),
                                              static_cast<unsigned>(bytes), handle,
-                                             iterations.data());
+                                             status.data());
         GRB_CUDA_CHECK_LAUNCH();
       } catch (...) {
         failure = std::current_exception();
@@ -147,7 +154,14 @@ std::uint64_t run_device_loop(const void* condition, std::size_t bytes,
   GRB_CUDA_CHECK(cudaGraphLaunch(graphs.exec, outer));
   release_recorded_blocks(context);
   // The one wait of the loop; an error of its kernels surfaces here.
-  return grb::cuda::detail::read_scalar(iterations.data());
+  const Status result =
+      grb::cuda::detail::read_scalar(reinterpret_cast<const Status*>(status.data()));
+  if (result.bad_index != 0)
+    throw IndexOutOfBounds("grb::repeat_while: index " + std::to_string(result.bad_index - 1) +
+                           " of a device index list was out of range in an iteration of the loop "
+                           "(the loop ran " + std::to_string(result.iterations) +
+                           " iterations; its outputs are unspecified)");
+  return result.iterations;
 }
 
 }  // namespace grb::detail

@@ -255,6 +255,9 @@ inline void check_indices(const IndexList& list, Index dimension, const char* op
   }
   const std::int64_t count = static_cast<std::int64_t>(list.ids().size());
   if (count == 0) return;
+  // A recorded loop checks each iteration's ids on the device, in DeviceIndexList, and reports
+  // a bad one when the loop ends.
+  if (grb::detail::current_context().recording) return;
   auto largest = device_array<Index>(1);
   cub_run([&](void* temporary, std::size_t& bytes) {
     return cub::DeviceReduce::Max(temporary, bytes, list.ids().data(), largest.data(), count,
@@ -275,15 +278,43 @@ struct IndexListView {
   __device__ Index operator()(Index position) const { return all ? position : ids[position]; }
 };
 
+/// out[k] = ids[k] where it is below `dimension`, else 0, with 1 + the bad id noted in *error.
+__global__ inline void checked_ids(std::uint64_t count, const Index* ids, Index dimension,
+                                   Index* out, unsigned long long* error) {
+  GRB_GRID_STRIDE_LOOP(k, count) {
+    const Index id = ids[k];
+    if (id < dimension) {
+      out[k] = id;
+    } else {
+      out[k] = 0;
+      atomicMax(error, static_cast<unsigned long long>(id) + 1);
+    }
+  }
+}
+
 class DeviceIndexList {
  public:
-  explicit DeviceIndexList(const IndexList& list) {
+  /// `dimension`: the size the ids index into. A recorded loop's ids (grb/loop.hpp) are checked
+  /// on the device against it, into a copy (a bad id reads or writes position 0 and fails the
+  /// loop when it ends): the host check of check_indices would need a read-back.
+  explicit DeviceIndexList(const IndexList& list, Index dimension = 0) {
     if (list.is_all()) return;
     view_.all = false;
+    grb::detail::ContextState& context = grb::detail::current_context();
     if (list.backend() == Backend::cuda) {
       view_.ids = list.ids().data();
+      if (context.recording && dimension > 0 && !list.ids().empty()) {
+        ids_ = device_array<Index>(list.ids().size());
+        checked_ids<<<blocks_for(list.ids().size()), block_threads, 0, current_stream()>>>(
+            list.ids().size(), list.ids().data(), dimension, ids_.data(),
+            static_cast<unsigned long long*>(context.loop_error));
+        GRB_CUDA_CHECK_LAUNCH();
+        view_.ids = ids_.data();
+      }
       return;
     }
+    // Host ids (checked on the host by check_indices): copied once, also when recorded.
+    const grb::detail::OutsideRecording now;
     ids_ = DeviceArray<Index>::from(list.ids(), Backend::cuda);
     view_.ids = ids_.data();
   }

@@ -118,7 +118,10 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
   const bool nothing_allowed = mask_view.everything && mask_view.complement;
   constexpr bool any_monoid = grb::detail::is_any_monoid<typename Semiring::add_type>();
   const Product<is_vxm, typename Semiring::multiply_type> product{semiring.multiply};
-  const bool products = !nothing_allowed && u.nvals() > 0 && a.nvals() > 0;
+  // A recorded loop (grb/loop.hpp) cannot read u's count: it pulls, which is right whatever u
+  // holds (and what a dense u, a loop's usual input, wants).
+  const bool recording = grb::detail::current_context().recording;
+  const bool products = !nothing_allowed && a.nvals() > 0 && (recording || u.nvals() > 0);
   if (!products && !has_accum<Accum> &&
       (desc.replace || (mask_view.everything && !mask_view.complement))) {
     w.clear();  // nothing found, and nothing of w survives (a BFS's level past the last)
@@ -139,9 +142,12 @@ void semiring_product(const char* operation, Vector<W>& w, const Mask& mask, con
     input_longest = std::min(input_longest, *longest);
   // u's exact edges, where the product that made it left them (Vector::row_edges).
   const auto known_edges = grb::detail::Storage::row_edges(u, push_rows.row_offsets.data());
+  if (recording && desc.strategy == MxvStrategy::push)
+    throw NotInLoop("mxv/vxm with the push strategy inside grb::repeat_while: a push is sized by "
+                    "its input's count, read back; use the pull or automatic strategy");
   if (products && desc.strategy == MxvStrategy::push) {
     pushes = true;
-  } else if (products && desc.strategy == MxvStrategy::automatic) {
+  } else if (products && desc.strategy == MxvStrategy::automatic && !recording) {
     // Decided without a read-back where the degrees settle it: push when even u's longest
     // rows are few enough, pull when even its average rows are too many; else (skewed
     // degrees) by the exact edge count of u's rows, from the scan the push needs anyway.

@@ -293,7 +293,9 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
   const DenseInput<U> input(u, reads_input<Prod>());
   // A full input needs no presence test per entry: one random read less per stored entry (on
   // kron22 that halves the traffic the SpMV makes in L2).
-  const std::uint8_t* present = u.nvals() == u.size() ? nullptr : input.present();
+  // (A recorded loop cannot read the count: the presence is tested.)
+  const bool full = !grb::detail::current_context().recording && u.nvals() == u.size();
+  const std::uint8_t* present = full ? nullptr : input.present();
   const double average = double(rows.nvals()) / rows.nrows;
   // A monoid that stops at its first hit (a BFS's any or lor) usually reads a few entries of a
   // row: a thread per row keeps all lanes busy, where a warp would leave most of them idle.

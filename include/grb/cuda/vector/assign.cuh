@@ -34,7 +34,7 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
   const Index n = w.size();
   DenseResult<W> z(n);
   if (n > 0) {
-    const DeviceIndexList list(indices);
+    const DeviceIndexList list(indices, n);
     const auto listed = listed_flags(indices, list.view(), n);
     // The source's entries, stably sorted by target: entries sent to one index stay in order.
     std::optional<SparseInput<S>> input;

@@ -21,11 +21,11 @@ __global__ void gather_kernel(Index count, IndexListView list, const T* values,
 
 /// T(p) = source(list(p)) for a dense source.
 template <class T>
-DenseResult<T> gather(const T* values, const std::uint8_t* present, const IndexList& indices,
-                      Index count) {
+DenseResult<T> gather(const T* values, const std::uint8_t* present, Index dimension,
+                      const IndexList& indices, Index count) {
   DenseResult<T> t(count);
   if (count > 0) {
-    const DeviceIndexList list(indices);
+    const DeviceIndexList list(indices, dimension);
     gather_kernel<<<blocks_for(count), block_threads, 0, current_stream()>>>(
         count, list.view(), values, present, t.values.data(), t.present.data());
     GRB_CUDA_CHECK_LAUNCH();
@@ -47,7 +47,7 @@ void extract(Vector<W>& w, const Mask& mask, const Accum& accum, const Vector<U>
                                               std::to_string(count) + " indices");
   const auto mask_view = detail::vector_mask(mask, desc, w.size(), "extract");
   const detail::DenseInput<U> input(u);
-  detail::write_back(w, mask_view, accum, detail::gather(input.values(), input.present(), indices,
+  detail::write_back(w, mask_view, accum, detail::gather(input.values(), input.present(), u.size(), indices,
                                                          count),
                      desc);
 }
@@ -75,7 +75,7 @@ void extract(Vector<W>& w, const Mask& mask, const Accum& accum, const Matrix<A>
   grb::detail::sparse_to_dense_cuda(sizeof(A), nrows, static_cast<Index>(end - begin),
                                     columns.col_indices.data() + begin,
                                     columns.values.data() + begin, values.data(), present.data());
-  detail::write_back(w, mask_view, accum, detail::gather(values.data(), present.data(), rows, count),
+  detail::write_back(w, mask_view, accum, detail::gather(values.data(), present.data(), nrows, rows, count),
                      desc);
 }
 
