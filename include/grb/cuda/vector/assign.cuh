@@ -37,23 +37,33 @@ void assign_vector(Vector<W>& w, const Mask& mask, const Accum& accum, Index sou
     const DeviceIndexList list(indices, n);
     const auto listed = listed_flags(indices, list.view(), n);
     // The source's entries, stably sorted by target: entries sent to one index stay in order.
+    // Inside a recorded loop (grb/loop.hpp) a dense source is read as it is, every position
+    // (its count would be read back): the absent ones are sent past the end.
+    const bool dense_source = source && grb::detail::current_context().recording;
+    if (dense_source && source->format() != VectorFormat::dense)
+      throw NotInLoop("assign inside grb::repeat_while: the source vector is stored sparse, and "
+                      "its entry count would be read back; store it dense before the loop");
     std::optional<SparseInput<S>> input;
-    if (source) input.emplace(*source, EntryOrder::by_index);
-    const Index entries = source ? input->nvals() : count;
+    if (source && !dense_source) input.emplace(*source, EntryOrder::by_index);
+    const Index entries = !source ? count : dense_source ? source->size() : input->nvals();
     auto targets = device_array<Index>(entries);
     auto values = device_array<S>(entries);
     auto sorted_targets = device_array<Index>(entries);
     auto sorted_values = device_array<S>(entries);
     if (entries > 0) {
+      const S* source_values =
+          !source ? nullptr : dense_source ? source->values().data() : input->values();
       assign_targets<<<blocks_for(entries), block_threads, 0, current_stream()>>>(
-          entries, source ? input->indices() : nullptr, source ? input->values() : nullptr,
-          source == nullptr, scalar_value, list.view(), targets.data(), values.data());
+          entries, input ? input->indices() : nullptr, source_values,
+          dense_source ? source->present().data() : nullptr, source == nullptr, scalar_value,
+          list.view(), n, targets.data(), values.data());
       GRB_CUDA_CHECK_LAUNCH();
       const std::int64_t items = entries;
       cub_run([&](void* temporary, std::size_t& bytes) {
         return cub::DeviceRadixSort::SortPairs(
             temporary, bytes, targets.data(), sorted_targets.data(), values.data(),
-            sorted_values.data(), items, 0, key_bits(n - 1), current_stream());
+            sorted_values.data(), items, 0, key_bits(dense_source ? n : n - 1),
+            current_stream());
       });
     }
     // The runs' count stays on the device: the kernel below reads it (no read-back).

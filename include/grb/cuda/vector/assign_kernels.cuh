@@ -11,14 +11,18 @@
 
 namespace grb::cuda::detail {
 
-/// The source entries of a vector assign as (target index, value), in source order.
+/// The source entries of a vector assign as (target index, value), in source order: a sparse
+/// source's entries (positions), or every position of a scalar or of a dense source, where a
+/// position the dense source lacks gets `absent_target` (past every index: no index finds it).
 template <class S>
 __global__ void assign_targets(Index count, const Index* positions, const S* values,
-                               bool scalar, S scalar_value, IndexListView list, Index* targets,
+                               const std::uint8_t* present, bool scalar, S scalar_value,
+                               IndexListView list, Index absent_target, Index* targets,
                                S* target_values) {
   GRB_GRID_STRIDE_LOOP(e, count) {
-    const Index p = scalar ? static_cast<Index>(e) : positions[e];
-    targets[e] = list(p);
+    const Index p = positions ? positions[e] : static_cast<Index>(e);
+    const bool has = present == nullptr || present[p] != 0;
+    targets[e] = has ? list(p) : absent_target;
     target_values[e] = scalar ? scalar_value : values[e];
   }
 }
