@@ -20,6 +20,8 @@
 #include <cstring>
 #include <string>
 
+#include "grb/cuda/primitives/while_node.cuh"
+
 namespace {
 
 #define CHECK(call)                                                                         \
@@ -86,15 +88,8 @@ double graph_loop(const Options& o, int unroll, cudaStream_t stream, unsigned* s
   cudaGraph_t graph;
   CHECK(cudaGraphCreate(&graph, 0));
   cudaGraphConditionalHandle handle;
-  CHECK(cudaGraphConditionalHandleCreate(&handle, graph, 1, cudaGraphCondAssignDefault));
-  cudaGraphNodeParams params{};
-  params.type = cudaGraphNodeTypeConditional;
-  params.conditional.handle = handle;
-  params.conditional.type = cudaGraphCondTypeWhile;
-  params.conditional.size = 1;
-  cudaGraphNode_t node;
-  CHECK(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, &params));
-  cudaGraph_t body = params.conditional.phGraph_out[0];
+  cudaGraph_t body;
+  CHECK(grb::cuda::detail::add_while_node(graph, handle, body));
 
   cudaStream_t capture;
   CHECK(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking));

@@ -17,6 +17,7 @@
 
 #include "grb/cuda/primitives/check.cuh"
 #include "grb/cuda/primitives/launch.cuh"
+#include "grb/cuda/primitives/while_node.cuh"
 #include "grb/cuda/runtime.cuh"
 #include "grb/deferred.hpp"
 #include "grb/loop.hpp"
@@ -101,16 +102,8 @@ std::uint64_t run_device_loop(const void* condition, std::size_t bytes,
   Graphs graphs;
   GRB_CUDA_CHECK(cudaGraphCreate(&graphs.graph, 0));
   cudaGraphConditionalHandle handle;
-  GRB_CUDA_CHECK(
-      cudaGraphConditionalHandleCreate(&handle, graphs.graph, 1, cudaGraphCondAssignDefault));
-  cudaGraphNodeParams params{};
-  params.type = cudaGraphNodeTypeConditional;
-  params.conditional.handle = handle;
-  params.conditional.type = cudaGraphCondTypeWhile;
-  params.conditional.size = 1;
-  cudaGraphNode_t node;
-  GRB_CUDA_CHECK(cudaGraphAddNode(&node, graphs.graph, nullptr, nullptr, 0, &params));
-  cudaGraph_t body_graph = params.conditional.phGraph_out[0];
+  cudaGraph_t body_graph;
+  GRB_CUDA_CHECK(grb::cuda::detail::add_while_node(graphs.graph, handle, body_graph));
 
   cudaStream_t capture;
   GRB_CUDA_CHECK(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking));

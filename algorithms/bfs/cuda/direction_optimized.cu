@@ -40,6 +40,7 @@
 #include "bfs/cuda/direction_optimized/level.cuh"
 #include "bfs/cuda/engines.hpp"
 #include "bfs/cuda/search_state.cuh"
+#include "grb/cuda/primitives/while_node.cuh"
 
 namespace grb::bfs::kernels {
 namespace {
@@ -85,17 +86,8 @@ class LevelLoop {
     reset();
     if (cudaGraphCreate(&graph_, 0) != cudaSuccess) return fail();
     cudaGraphConditionalHandle handle;
-    if (cudaGraphConditionalHandleCreate(&handle, graph_, 1, cudaGraphCondAssignDefault) !=
-        cudaSuccess)
-      return fail();
-    cudaGraphNodeParams loop{};
-    loop.type = cudaGraphNodeTypeConditional;
-    loop.conditional.handle = handle;
-    loop.conditional.type = cudaGraphCondTypeWhile;
-    loop.conditional.size = 1;
-    cudaGraphNode_t loop_node;
-    if (cudaGraphAddNode(&loop_node, graph_, nullptr, nullptr, 0, &loop) != cudaSuccess)
-      return fail();
+    cudaGraph_t body;
+    if (grb::cuda::detail::add_while_node(graph_, handle, body) != cudaSuccess) return fail();
     search.condition = handle;
     bool in_graph = true;
     void* arguments[] = {&search, &in_graph};
@@ -105,9 +97,7 @@ class LevelLoop {
     level.blockDim = dim3(block);
     level.kernelParams = arguments;
     cudaGraphNode_t level_node;
-    if (cudaGraphAddKernelNode(&level_node, loop.conditional.phGraph_out[0], nullptr, 0, &level) !=
-        cudaSuccess)
-      return fail();
+    if (cudaGraphAddKernelNode(&level_node, body, nullptr, 0, &level) != cudaSuccess) return fail();
     if (cudaGraphInstantiate(&exec_, graph_, 0) != cudaSuccess) return fail();
     return true;
   }
