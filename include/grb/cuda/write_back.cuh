@@ -362,6 +362,8 @@ Csr<C> cast_csr(Csr<Z>&& t) {
 template <class C, class M, class Accum, class Z>
 void write_back(Matrix<C>& c, const MatrixMaskView<M>& mask, const Accum& accum, Csr<Z>&& t,
                 const Descriptor& desc) {
+  // A matrix's result is new storage, which a recorded loop would not see on its next iteration.
+  grb::detail::check_not_recording("an operation that writes a matrix");
   if (mask.everything && !mask.complement && !has_accum<Accum>) {
     grb::detail::Storage::adopt(c, cast_csr<C>(std::move(t)));
     return;
