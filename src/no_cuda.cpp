@@ -67,7 +67,6 @@ bool set_sparse_element_cuda(std::size_t, const Index*, const void*, Index, bool
                              const void*, Index*, void*) {
   unavailable();
 }
-void zero_device_bytes(void*, std::size_t) { unavailable(); }
 void zero_new_counter(void*, std::size_t) { unavailable(); }
 std::uint64_t run_device_loop(const void*, std::size_t, const std::function<void()>&) {
   unavailable();

@@ -53,11 +53,9 @@ bool element_writes_pending();
 bool set_sparse_element_cuda(std::size_t element_bytes, const Index* indices, const void* values,
                              Index nvals, bool jumbled, Index i, const void* value,
                              Index* out_indices, void* out_values);
-/// Zeroes `bytes` bytes of device memory, in stream order.
-void zero_device_bytes(void* pointer, std::size_t bytes);
-/// zero_device_bytes for a new counter, which then counts from here on: while a device loop is
-/// recorded, at once on the loop's stream rather than recorded (so that it counts across the
-/// loop's iterations instead of being zeroed by each).
+/// Zeroes a new device counter (`bytes` bytes), which then counts from here on: in stream order,
+/// except while a device loop is recorded: then at once, on the loop's stream, rather than
+/// recorded (so that it counts across the loop's iterations instead of being zeroed by each).
 void zero_new_counter(void* pointer, std::size_t bytes);
 }  // namespace detail
 }  // namespace grb

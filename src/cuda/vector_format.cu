@@ -157,7 +157,7 @@ bool set_sparse_element_cuda(std::size_t element_bytes, const Index* indices, co
   DeviceArray<unsigned long long> where;
   if (nvals > 0) {
     where = device_array<unsigned long long>(2);
-    zero_device_bytes(where.data(), 2 * sizeof(unsigned long long));
+    fill_zero(where.data(), 2);
     locate_entry<<<jumbled ? blocks_for(nvals) : 1, jumbled ? block_threads : 1, 0,
                    current_stream()>>>(nvals, indices, i, jumbled, where.data());
     GRB_CUDA_CHECK_LAUNCH();
@@ -172,11 +172,6 @@ bool set_sparse_element_cuda(std::size_t element_bytes, const Index* indices, co
   });
   if (nvals == 0) return true;  // nothing to read back: a BFS's setup waits for nothing
   return read_scalar(where.data() + 1) == 0;
-}
-
-void zero_device_bytes(void* pointer, std::size_t bytes) {
-  if (bytes > 0)
-    GRB_CUDA_CHECK(cudaMemsetAsync(pointer, 0, bytes, grb::cuda::detail::current_stream()));
 }
 
 void zero_new_counter(void* pointer, std::size_t bytes) {
