@@ -8,9 +8,7 @@
 //   - cuda, even degrees (roads, grids, meshes): near-far-persistent. Searches there are
 //     thousands of small rounds whose cost is latency, and near-far's wide buckets need the
 //     fewest rounds; few edges are heavy at its delta anyway.
-#include <algorithm>
 #include <string>
-#include <vector>
 
 #include "sssp/engine.hpp"
 
@@ -24,10 +22,7 @@ class Auto final : public Engine {
   explicit Auto(Backend backend) : backend_(backend) {}
 
   void prepare(const Matrix<double>& graph) override {
-    const std::vector<Offset> offsets = graph.csr().row_offsets.to_vector();
-    Offset largest = 0;
-    for (Index v = 0; v < graph.nrows(); ++v)
-      largest = std::max(largest, offsets[v + 1] - offsets[v]);
+    const Offset largest = longest_row(graph);
     const double mean = graph.nrows() > 0 ? double(graph.nvals()) / graph.nrows() : 0;
     const bool skew = mean > 0 && double(largest) / mean > skewed;
     chosen_name_ = backend_ == Backend::cpu ? "bellman-ford"

@@ -79,8 +79,11 @@ struct WeightSummary {
 };
 
 /// Checks that `graph` is square and every length is >= 0 (InvalidValue naming the edge and
-/// `engine` otherwise; NaN counts as invalid) and returns the summary. Reads a host copy.
+/// `engine` otherwise; NaN counts as invalid) and returns the summary. Runs where the graph
+/// lives (sssp/graph_checks.hpp).
 WeightSummary check_weights(const Matrix<double>& graph, std::string_view engine);
+/// The length of the graph's longest row (the auto engine's skew test).
+Offset longest_row(const Matrix<double>& graph);
 
 /// The delta-stepping engines' default bucket width: 128 x mean length / mean out-degree.
 /// Davidson et al. 2014 scale delta with the warp width x the mean length over the mean degree:

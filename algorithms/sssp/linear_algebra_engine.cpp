@@ -4,6 +4,8 @@
 #if !GRB_WITH_CUDA
 #include "sssp/linear_algebra_engine.hpp"
 
+#include "sssp/graph_checks.hpp"
+
 namespace grb::sssp {
 
 std::unique_ptr<Engine> make_linear_algebra(Method method, Backend backend) {

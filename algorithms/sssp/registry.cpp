@@ -76,33 +76,6 @@ const EngineInfo& find_engine(std::string_view name, Backend backend) {
   return engine_table::find(engines(), name, backend, "SSSP");
 }
 
-WeightSummary check_weights(const Matrix<double>& graph, std::string_view engine) {
-  if (graph.nrows() != graph.ncols())
-    throw DimensionMismatch("sssp engine " + std::string(engine) +
-                            ": the weight matrix must be square, not " +
-                            std::to_string(graph.nrows()) + " x " + std::to_string(graph.ncols()));
-  const std::vector<double> lengths = graph.csr().values.to_vector();
-  double sum = 0;
-  for (std::size_t e = 0; e < lengths.size(); ++e) {
-    // !(x >= 0) also catches NaN, which would poison every comparison of the relaxations.
-    if (!(lengths[e] >= 0)) {
-      const std::vector<Offset> offsets = graph.csr().row_offsets.to_vector();
-      const Index row = static_cast<Index>(
-          std::upper_bound(offsets.begin(), offsets.end(), Offset(e)) - offsets.begin() - 1);
-      const Index column = graph.csr().col_indices.to_vector()[e];
-      throw InvalidValue("sssp engine " + std::string(engine) + ": edge " + std::to_string(row) +
-                         " -> " + std::to_string(column) + " has length " +
-                         std::to_string(lengths[e]) +
-                         " (shortest paths here need non-negative lengths)");
-    }
-    sum += lengths[e];
-  }
-  WeightSummary summary;
-  if (!lengths.empty()) summary.mean_weight = sum / double(lengths.size());
-  if (graph.nrows() > 0) summary.mean_degree = double(lengths.size()) / double(graph.nrows());
-  return summary;
-}
-
 double default_delta(const WeightSummary& summary) {
   if (summary.mean_weight <= 0 || summary.mean_degree <= 0) return 1.0;
   return 128.0 * summary.mean_weight / summary.mean_degree;

@@ -1,5 +1,7 @@
 // The linear-algebra engines on both backends, compiled by nvcc so that the algorithms'
-// operations dispatch to the cuda backend (see sssp/linear_algebra_engine.hpp).
+// operations dispatch to the cuda backend (see sssp/linear_algebra_engine.hpp), and the graph
+// checks every engine's prepare() runs (sssp/graph_checks.hpp).
+#include "sssp/graph_checks.hpp"
 #include "sssp/linear_algebra_engine.hpp"
 
 namespace grb::sssp {
