@@ -358,6 +358,6 @@ class Vector {
 
 }  // namespace grb
 
-#include "grb/vector_formats.hpp"
-#include "grb/vector_elements.hpp"
 #include "grb/storage.hpp"
+#include "grb/vector_elements.hpp"
+#include "grb/vector_formats.hpp"

@@ -19,14 +19,15 @@ template <class T>
 template <class Dup>
 void Vector<T>::build(std::span<const Index> indices, std::span<const T> values, Dup dup) {
   const detail::ContextSwitch use(*context_);
-  if (nvals() != 0) throw InvalidValue("build: the vector already has entries (GrB_OUTPUT_NOT_EMPTY)");
+  if (nvals() != 0)
+    throw InvalidValue("build: the vector already has entries (GrB_OUTPUT_NOT_EMPTY)");
   if (indices.size() != values.size())
     throw DimensionMismatch("build: " + std::to_string(indices.size()) + " indices and " +
                             std::to_string(values.size()) + " values");
   // A one-row matrix build does the sorting and the duplicate handling.
   std::vector<Index> rows(indices.size(), 0);
-  Csr<T> row = detail::build_host_csr(Index{1}, size_, std::span<const Index>(rows), indices,
-                                      values, dup);
+  Csr<T> row =
+      detail::build_host_csr(Index{1}, size_, std::span<const Index>(rows), indices, values, dup);
   Vector host(size_, Backend::cpu);
   host.adopt_sparse(std::move(row.col_indices), std::move(row.values));
   host.settle_format();
@@ -113,15 +114,17 @@ void Vector<T>::set_element(Index i, T value) {
     settle_nvals();
     detail::Array<Index> indices(std::size_t(nvals_) + 1, backend());
     detail::Array<T> values(std::size_t(nvals_) + 1, backend());
-    const bool inserted = detail::set_sparse_element_cuda(
-        sizeof(T), indices_.data(), values_.data(), nvals_, jumbled_, i, &value, indices.data(),
-        values.data());
+    const bool inserted =
+        detail::set_sparse_element_cuda(sizeof(T), indices_.data(), values_.data(), nvals_,
+                                        jumbled_, i, &value, indices.data(), values.data());
     if (!inserted) {
       indices.truncate(nvals_);
       values.truncate(nvals_);
     }
-    if (jumbled_) adopt_unsorted(std::move(indices), std::move(values));
-    else adopt_sparse(std::move(indices), std::move(values));
+    if (jumbled_)
+      adopt_unsorted(std::move(indices), std::move(values));
+    else
+      adopt_sparse(std::move(indices), std::move(values));
     settle_format();
     return;
   }
