@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "grb/array.hpp"
 #include "grb/types.hpp"
 
 #if GRB_WITH_CUDA
@@ -63,6 +64,17 @@ std::size_t total_device_bytes() {
   std::size_t free = 0, total = 0;
   GRB_CUDA_CHECK(cudaMemGetInfo(&free, &total));
   return total;
+#else
+  return 0;
+#endif
+}
+
+std::size_t free_device_bytes() {
+#if GRB_WITH_CUDA
+  if (!cuda_available()) return 0;
+  std::size_t free = 0, total = 0;
+  GRB_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return free + grb::detail::kept_device_bytes();
 #else
   return 0;
 #endif

@@ -14,6 +14,9 @@ std::size_t used_device_bytes();
 void reset_peak_device_bytes();
 /// Bytes the device has in total (0 without a GPU).
 std::size_t total_device_bytes();
+/// Bytes grb could still take on the device: what it has free, plus the blocks grb's pool keeps
+/// for reuse (0 without a GPU).
+std::size_t free_device_bytes();
 /// Returns when all work queued on the GPU is done.
 void synchronize_device();
 

@@ -37,6 +37,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -77,6 +78,12 @@ struct Graph500Options {
 };
 
 using Clock = std::chrono::steady_clock;
+
+std::string gib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(1ull << 30));
+  return text;
+}
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -297,6 +304,18 @@ void run_graph500(const Graph500Options& options) {
   if (backend == Backend::cuda) {
     // The first device allocation creates the CUDA context: not part of generating the graph.
     { grb::detail::Array<std::uint8_t> start_up(1, Backend::cuda); }
+    // Kernel 1's peak is known from the edge count alone: a scale the device cannot build is
+    // refused now, not after generating its edges (scale 27 needs 120 GB, more than an H100).
+    const std::uint64_t input_edges = std::uint64_t(options.edge_factor) << options.scale;
+    const std::uint64_t needed = generate::to_matrix_peak_device_bytes(input_edges, true);
+    if (const std::size_t available = free_device_bytes(); needed > available)
+      throw OutOfMemory("graph500: kernel 1 at scale " + std::to_string(options.scale) + " (" +
+                            std::to_string(input_edges) + " input edges) needs " + gib(needed) +
+                            " of device memory at its peak (the sort); " + gib(available) +
+                            " are free on " + report.device +
+                            ". Use --backend cpu, a device with more memory, or several GPUs "
+                            "(mpirun -np P grb graph500 ...: docs/distributed.md)",
+                        needed, available);
     Clock::time_point start = Clock::now();
     generate::DeviceEdgeList edges =
         generate::kronecker_edges_cuda(options.scale, options.edge_factor, options.seed);

@@ -105,4 +105,15 @@ DeviceEdgeList kronecker_edges_cuda(int scale, int edge_factor = 16, std::uint64
 Matrix<double> to_matrix(const DeviceEdgeList& edges, const Options& options = {});
 Matrix<double> to_matrix(DeviceEdgeList&& edges, const Options& options = {});
 
+/// The device bytes that to_matrix(DeviceEdgeList&&) holds at its peak (the sort) for `edges`
+/// input edges, the list included: its weights (8 an edge; the endpoints are freed once the keys
+/// hold them) and, per entry slot (two an edge when symmetrizing), 8 + 8 bytes of keys and two
+/// edge numbers of 4 bytes (8 above 2^32 - 1 edges). Known before the list is generated, so a
+/// graph the device cannot build is refused before any work (grb graph500).
+inline std::uint64_t to_matrix_peak_device_bytes(std::uint64_t edges, bool symmetrize) {
+  const std::uint64_t slots = edges * (symmetrize ? 2 : 1);
+  const std::uint64_t edge_number = edges <= 0xffffffffull ? 4 : 8;
+  return 8 * edges + slots * (16 + 2 * edge_number);
+}
+
 }  // namespace grb::generate
