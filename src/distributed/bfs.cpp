@@ -26,17 +26,17 @@ void prune(std::vector<Pair>& pairs) {
               pairs.end());
 }
 
-}  // namespace
-
-BfsResult bfs(const Communicator& comm, const Graph<bool>& graph, Index source,
-              const BfsOptions& options) {
+/// The search over the structure of `graph`'s rows (their values are not read).
+template <class T>
+BfsResult search(const Communicator& comm, const Graph<T>& graph, Index source,
+                 const BfsOptions& options) {
   const Index n = graph.partition.vertices();
   if (source >= n)
     throw IndexOutOfBounds("dist::bfs: source " + std::to_string(source) + " outside [0, " +
                            std::to_string(n) + ")");
   const Index first = graph.first();
   const Index rows = graph.local.nrows();
-  const Csr<bool>& csr = graph.local.csr();
+  const Csr<T>& csr = graph.local.csr();
   BfsResult result;
   result.level.assign(rows, -1);
   result.parent.assign(rows, no_index);
@@ -84,6 +84,18 @@ BfsResult bfs(const Communicator& comm, const Graph<bool>& graph, Index source,
     next.clear();
   }
   return result;
+}
+
+}  // namespace
+
+BfsResult bfs(const Communicator& comm, const Graph<bool>& graph, Index source,
+              const BfsOptions& options) {
+  return search(comm, graph, source, options);
+}
+
+BfsResult bfs(const Communicator& comm, const Graph<double>& graph, Index source,
+              const BfsOptions& options) {
+  return search(comm, graph, source, options);
 }
 
 }  // namespace grb::dist

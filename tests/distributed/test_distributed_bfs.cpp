@@ -87,6 +87,22 @@ TEST_CASE("distributed BFS: the textbook levels from every source, pruned or not
   }
 }
 
+TEST_CASE("distributed BFS over a weighted graph's rows: its pattern's search, validated") {
+  // Graph500 on CPU ranks searches kernel 1's weighted graph itself, without a pattern copy.
+  const Communicator comm = Communicator::world();
+  const grb::dist::Graph<double> weighted = grb::dist::kronecker<double>(comm, 10, 16, 7);
+  const grb::dist::Graph<bool> pattern = grb::dist::kronecker(comm, 10, 16, 7);
+  for (Index source : {Index{0}, Index{5}, Index{1000}}) {
+    INFO("source " << source);
+    const grb::dist::BfsResult on_weights = grb::dist::bfs(comm, weighted, source);
+    const grb::dist::BfsResult on_pattern = grb::dist::bfs(comm, pattern, source);
+    CHECK(comm.all(on_weights.level == on_pattern.level));
+    const grb::dist::Verdict verdict = grb::dist::validate_bfs(comm, weighted, source, on_weights);
+    INFO(verdict.message);
+    CHECK(verdict.ok);
+  }
+}
+
 TEST_CASE("the distributed validator finds a broken tree on any rank") {
   const Communicator comm = Communicator::world();
   const grb::dist::Graph<bool> graph = grb::dist::kronecker(comm, 9, 8, 2);

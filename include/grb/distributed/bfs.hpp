@@ -22,5 +22,9 @@ namespace grb::dist {
 /// IndexOutOfBounds for a source outside the graph.
 BfsResult bfs(const Communicator& comm, const Graph<bool>& graph, Index source,
               const BfsOptions& options = {});
+/// The same search over a weighted graph's rows, whose values it does not read: Graph500 on CPU
+/// ranks searches kernel 1's weighted graph itself, with no pattern copy beside it.
+BfsResult bfs(const Communicator& comm, const Graph<double>& graph, Index source,
+              const BfsOptions& options = {});
 
 }  // namespace grb::dist

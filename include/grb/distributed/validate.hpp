@@ -81,11 +81,12 @@ std::vector<char> reach_from(const Comm& comm, const Graph<T>& graph,
 /// The Graph500 rules: the source is its own parent at level 0; a reached vertex's parent is a
 /// neighbour one level up; the unreached have neither; an edge from a reached vertex leads to one
 /// reached at most one level further.
-template <class Comm>
-Verdict validate_bfs(const Comm& comm, const Graph<bool>& graph, Index source,
+/// The graph's values are not read (a weighted graph's rows serve as its pattern).
+template <class Comm, class T>
+Verdict validate_bfs(const Comm& comm, const Graph<T>& graph, Index source,
                      const BfsResult& result) {
   const Index first = graph.first(), rows = graph.local.nrows(), n = graph.partition.vertices();
-  const Csr<bool>& csr = graph.local.csr();
+  const Csr<T>& csr = graph.local.csr();
   detail::Findings findings;
   if (result.level.size() != rows || result.parent.size() != rows) {
     findings.fail(detail::sizes_problem(comm.rank(), "levels and parents",
