@@ -36,12 +36,14 @@ class WeightedGraph {
     offsets_ = graph.csr().row_offsets.to(Backend::cuda);
     targets_ = graph.csr().col_indices.to(Backend::cuda);
     lengths_ = graph.csr().values.to(Backend::cuda);
+    // The sort first: its second buffers (12 bytes an edge) are freed before the sources (4)
+    // are allocated, so the two are never held together.
+    if (by_length && vertices_ > 0 && !targets_.empty()) sort_rows_by_length();
     sources_ = detail::Array<Index>(targets_.size(), Backend::cuda);
     if (vertices_ > 0 && !targets_.empty()) {
       spell_out_sources<<<blocks_for(vertices_), block_threads, 0, current_stream()>>>(
           vertices_, offsets_.data(), sources_.data());
       GRB_CUDA_CHECK_LAUNCH();
-      if (by_length) sort_rows_by_length();
     }
   }
 
