@@ -24,8 +24,13 @@ namespace grb::cuda::detail {
 /// writes, and the next pull needs it made dense). kron24 BFS, 64 roots: mean 1.73 -> 1.48 ms
 /// (p90 3.2 -> 1.9) from 14 to 40; kron22 within noise. Command: BFS.
 inline constexpr double pull_advantage_early_exit = 40.0;
-/// For monoids that read whole rows (plus, min): pull saves only the output writes.
-inline constexpr double pull_advantage = 2.0;
+/// For monoids that read whole rows (plus, min): a push of every edge sorts its (output,
+/// value) pairs and costs 4.9x a pull of them (kron22 SpMV over plus_times: 7.27 against 1.47
+/// ms, docs/results/mxv). From 2 to 5, the min.plus engines on an H100, 4 roots: Bellman-Ford
+/// kron20 18.6 -> 15.4 ms, kron22 68.4 -> 59.1; delta-stepping kron22 89.9 -> 80.4; grid1000
+/// and FastSV unchanged (docs/results/mxv/pull-advantage-*.txt). Command: SpMV, with
+/// --graphs kron20,kron22,grid1000 --roots 4 --runs 1.
+inline constexpr double pull_advantage = 5.0;
 
 // ------------------------------------------------------------------ mxv: pull kernels
 /// Average row length at or above which a warp (not a thread) takes each output row; rows that
