@@ -38,6 +38,10 @@ struct Storage {
     return v.update_dense();
   }
   template <class T>
+  static auto count_on_device(const Vector<T>& v) {
+    return v.count_on_device();
+  }
+  template <class T>
   static std::optional<Offset> row_edges(const Vector<T>& v, const void* row_offsets) {
     return v.row_edges(row_offsets);
   }

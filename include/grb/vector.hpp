@@ -248,14 +248,18 @@ class Vector {
     if (format_ != VectorFormat::dense)
       throw InvalidValue("update_dense: the vector is not stored dense");
     edges_rows_ = nullptr;
-    if (nvals_change_.empty()) {
-      detail::Array<std::int64_t> counter(1, backend());
-      if (backend() == Backend::cpu) counter[0] = 0;
-      else
-        detail::zero_new_counter(counter.data(), sizeof(std::int64_t));
-      nvals_change_ = std::move(counter);
-    }
-    return {values_.data(), present_.data(), nvals_change_.data()};
+    return {values_.data(), present_.data(), change_counter()};
+  }
+
+  /// The entry count as a recorded loop's kernels read it (grb/loop.hpp): `settled`, the host's
+  /// part, plus *change, the device counter of in-place changes.
+  struct CountOnDevice {
+    Index settled;
+    const std::int64_t* change;
+  };
+  CountOnDevice count_on_device() const {
+    const detail::ObjectScope scope(*context_);
+    return {nvals_, change_counter()};
   }
 
   /// The sum, over this vector's entries, of the lengths of those rows in a CSR named by its row
@@ -338,6 +342,19 @@ class Vector {
   void complete_but_element_writes() const {
     if (backend() == Backend::cpu || !detail::element_writes_pending())
       detail::complete_deferred(*context_);
+  }
+
+  /// The counter of in-place changes to the entry count, made (zeroed) if there is none.
+  std::int64_t* change_counter() const {
+    if (nvals_change_.empty()) {
+      detail::Array<std::int64_t> counter(1, backend());
+      if (backend() == Backend::cpu)
+        counter[0] = 0;
+      else
+        detail::zero_new_counter(counter.data(), sizeof(std::int64_t));
+      nvals_change_ = std::move(counter);
+    }
+    return nvals_change_.data();
   }
 
   void settle_nvals() const {

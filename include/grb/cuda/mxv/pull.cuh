@@ -131,10 +131,10 @@ struct PullList {
 template <unsigned Items, class O, class Z, class A, class U, class M, class Add, class Prod>
 __global__ void __launch_bounds__(block_threads, 8)
     pull_thread_per_row(CsrView<A> rows, const O* offsets, const U* u_values,
-                        const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
-                        Prod product, Z* t_values, std::uint8_t* t_present,
-                        unsigned long long* t_count, FoundEdges edges, ClaimStamps publish,
-                        PullList<Z> list) {
+                        InputPresence u_presence, VectorMaskView<M> mask, Add add, Prod product,
+                        Z* t_values, std::uint8_t* t_present, unsigned long long* t_count,
+                        FoundEdges edges, ClaimStamps publish, PullList<Z> list) {
+  const std::uint8_t* const u_present = u_presence.resolve();
   __shared__ unsigned block_count;
   // A listing pull counts its outputs in the list's slots until the list is full (PullList), and
   // from then on here.
@@ -195,11 +195,11 @@ __global__ void __launch_bounds__(block_threads, 8)
 }
 
 template <class Z, class A, class U, class M, class Add, class Prod>
-__global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values,
-                                  const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
-                                  Prod product, Z* t_values, std::uint8_t* t_present,
-                                  unsigned long long* t_count, FoundEdges edges,
-                                  ClaimStamps publish, PullList<Z> list) {
+__global__ void pull_warp_per_row(CsrView<A> rows, const U* u_values, InputPresence u_presence,
+                                  VectorMaskView<M> mask, Add add, Prod product, Z* t_values,
+                                  std::uint8_t* t_present, unsigned long long* t_count,
+                                  FoundEdges edges, ClaimStamps publish, PullList<Z> list) {
+  const std::uint8_t* const u_present = u_presence.resolve();
   constexpr unsigned full = 0xffffffffu;
   constexpr unsigned warps_per_block = block_threads / 32;
   __shared__ unsigned block_count;
@@ -292,10 +292,19 @@ void pull(DenseResult<Z>& t, const Csr<A>& rows, const Vector<U>& u,
   // any.secondi BFS that spares a 32 MB memset of values no kernel reads.
   const DenseInput<U> input(u, reads_input<Prod>());
   // A full input needs no presence test per entry: one random read less per stored entry (on
-  // kron22 that halves the traffic the SpMV makes in L2).
-  // (A recorded loop cannot read the count: the presence is tested.)
-  const bool full = !grb::detail::current_context().recording && u.nvals() == u.size();
-  const std::uint8_t* present = full ? nullptr : input.present();
+  // kron22 that halves the traffic the SpMV makes in L2). A recorded loop cannot read the count:
+  // a dense input's count change is read by the kernels instead (InputPresence).
+  InputPresence present;
+  if (!grb::detail::current_context().recording) {
+    if (u.nvals() != u.size()) present.present = input.present();
+  } else {
+    present.present = input.present();
+    if (u.format() == VectorFormat::dense) {
+      const auto count = grb::detail::Storage::count_on_device(u);
+      present.change = count.change;
+      present.missing = std::int64_t(u.size()) - std::int64_t(count.settled);
+    }
+  }
   const double average = double(rows.nvals()) / rows.nrows;
   // A monoid that stops at its first hit (a BFS's any or lor) usually reads a few entries of a
   // row: a thread per row keeps all lanes busy, where a warp would leave most of them idle.

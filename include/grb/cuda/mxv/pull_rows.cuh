@@ -3,13 +3,28 @@
 // blocks whose partial sums are combined per row.
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 
-#include "grb/cuda/policy.hpp"
 #include "grb/cuda/mxv/product.cuh"
+#include "grb/cuda/policy.hpp"
 #include "grb/cuda/views.cuh"
 
 namespace grb::cuda::detail {
+
+/// The input's presence as a pull kernel reads it: `present`, null where every entry is known on
+/// the host to be there; or, in a recorded loop (grb/loop.hpp), where the host cannot read the
+/// count, decided on the device each time the kernel runs: the input is full when its pending
+/// count change (Vector::update_dense's counter) makes up the entries it lacked when recorded,
+/// and then no entry is tested (one random read less per stored entry: FastSV's products).
+struct InputPresence {
+  const std::uint8_t* present = nullptr;
+  const std::int64_t* change = nullptr;  // null: `present` as it is
+  std::int64_t missing = 0;              // size - nvals when recorded
+  __device__ const std::uint8_t* resolve() const {
+    return change && *change == missing ? nullptr : present;
+  }
+};
 
 /// The partial result of one chunk of a long row.
 template <class Z>
@@ -69,9 +84,10 @@ __device__ void add_terms(const CsrView<A>& rows, Offset first, Offset stride, O
 /// Rows of at most split_row_length entries, a group of Lanes threads per row; longer rows are
 /// left to the split kernels.
 template <unsigned Lanes, class Z, class A, class U, class M, class Add, class Prod>
-__global__ void pull_group_per_row(CsrView<A> rows, const U* u_values,
-                                   const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
-                                   Prod product, Z* t_values, std::uint8_t* t_present) {
+__global__ void pull_group_per_row(CsrView<A> rows, const U* u_values, InputPresence u_presence,
+                                   VectorMaskView<M> mask, Add add, Prod product, Z* t_values,
+                                   std::uint8_t* t_present) {
+  const std::uint8_t* const u_present = u_presence.resolve();
   const unsigned lane = threadIdx.x % Lanes;
   // The shuffles name the group's own lanes: other groups of the warp may have left the loop,
   // or skipped a long row.
@@ -116,8 +132,9 @@ __global__ void count_row_chunks(CsrView<A> rows, Offset* chunks) {
 template <class Z, class A, class U, class M, class Add, class Prod>
 __global__ void __launch_bounds__(long_row_threads)
     pull_long_row_chunks(CsrView<A> rows, const Offset* chunk_starts, const U* u_values,
-                         const std::uint8_t* u_present, VectorMaskView<M> mask, Add add,
-                         Prod product, Partial<Z>* partials) {
+                         InputPresence u_presence, VectorMaskView<M> mask, Add add, Prod product,
+                         Partial<Z>* partials) {
+  const std::uint8_t* const u_present = u_presence.resolve();
   const Offset chunk = blockIdx.x;
   if (chunk >= chunk_starts[rows.nrows]) return;  // the grid is sized by an upper bound
   // The row owning the chunk: the last row whose first chunk is at or before it.
@@ -185,7 +202,7 @@ inline unsigned group_lanes(double average) {
 /// Rows of up to split_row_length entries, a group of lanes per row sized to the average row.
 template <class Z, class A, class U, class M, class Add, class Prod>
 void pull_groups(DenseResult<Z>& t, const Csr<A>& rows, const U* u_values,
-                 const std::uint8_t* u_present, const VectorMaskView<M>& mask, const Add& add,
+                 const InputPresence& u_present, const VectorMaskView<M>& mask, const Add& add,
                  const Prod& product, double average) {
   const auto groups = [&](auto lanes_constant) {
     constexpr unsigned lanes = decltype(lanes_constant)::value;
@@ -207,7 +224,7 @@ void pull_groups(DenseResult<Z>& t, const Csr<A>& rows, const U* u_values,
 /// Rows longer than split_row_length: chunks reduced by blocks, then combined per row.
 template <class Z, class A, class U, class M, class Add, class Prod>
 void pull_long_rows(DenseResult<Z>& t, const Csr<A>& rows, const U* u_values,
-                    const std::uint8_t* u_present, const VectorMaskView<M>& mask, const Add& add,
+                    const InputPresence& u_present, const VectorMaskView<M>& mask, const Add& add,
                     const Prod& product) {
   const CsrView<A> view = view_of(rows);
   DeviceArray<Offset> chunk_starts = device_array<Offset>(std::size_t(rows.nrows) + 1);
