@@ -71,7 +71,9 @@ void zero_new_counter(void*, std::size_t) { unavailable(); }
 std::uint64_t run_device_loop(const void*, std::size_t, const std::function<void()>&) {
   unavailable();
 }
-void queue_clear_dense(const void*, std::uint8_t*, std::size_t, std::int64_t*) { unavailable(); }
+void queue_clear_dense(const void*, std::uint8_t*, std::size_t, std::int64_t*, std::int64_t) {
+  unavailable();
+}
 void queue_dense_element(const void*, std::size_t, void*, std::uint8_t*, Index, const void*,
                          std::int64_t*, bool) {
   unavailable();

@@ -142,3 +142,49 @@ TEST_CASE("a bad index inside a device loop fails the loop when it ends") {
                                     }),
                   grb::IndexOutOfBounds);
 }
+
+TEST_CASE("a pull inside a device loop tests its input's presence as each iteration leaves it") {
+  // The recorded pull decides on the device whether its input is full (InputPresence). Here the
+  // input loses its first two entries and gains the last two in every iteration, so that its
+  // count comes back to what it was when the pull was recorded while the input is not full.
+  if (!grb::cuda_available()) {
+    MESSAGE("cuda backend not available here: device loop cases SKIPPED");
+    return;
+  }
+  const Index n = 4;
+  const auto run = [&](grb::LoopMode mode) {
+    grb::Matrix<std::uint64_t> identity(n, n, Backend::cuda);
+    identity.build(std::vector<Index>{0, 1, 2, 3}, std::vector<Index>{0, 1, 2, 3},
+                   std::vector<std::uint64_t>{1, 1, 1, 1});
+    grb::Vector<std::uint64_t> x(n, Backend::cuda);
+    x.clear_dense();
+    x.set_element(0, 10);
+    x.set_element(1, 20);
+    grb::Vector<bool> last_two(n, Backend::cuda);
+    last_two.set_element(2, true);
+    last_two.set_element(3, true);
+    auto total = grb::Vector<std::uint64_t>::full(n, 0, Backend::cuda);
+    auto countdown = grb::Vector<std::uint64_t>::full(1, 4, Backend::cuda);
+    grb::Scalar<std::uint64_t> more(0, Backend::cuda);
+    const std::uint64_t iterations = grb::repeat_while(
+        more,
+        [&] {
+          grb::mxv(total, grb::no_mask, grb::plus<std::uint64_t>{},
+                   grb::plus_times<std::uint64_t>{}, identity, x);
+          x.clear_dense();
+          grb::assign(x, last_two, grb::no_accum, std::uint64_t{5}, grb::all,
+                      grb::Descriptor{.structural_mask = true});
+          grb::apply(countdown, grb::no_mask, grb::no_accum, halve{}, countdown);
+          grb::reduce(more, grb::max_monoid<std::uint64_t>{}, countdown);
+        },
+        mode);
+    std::vector<std::uint64_t> values;
+    total.extract_dense(values, 7);
+    CHECK(iterations == 3);  // 4 -> 2 -> 1 -> 0
+    CHECK(x.nvals() == 2);
+    return values;
+  };
+  const std::vector<std::uint64_t> expected{10, 20, 10, 10};
+  CHECK(run(grb::LoopMode::host) == expected);
+  CHECK(run(grb::LoopMode::device) == expected);
+}

@@ -43,14 +43,19 @@ void Vector<T>::clear_dense() {
     return;
   }
   edges_rows_ = nullptr;
-  nvals_ = 0;
+  // While a device loop records (grb/loop.hpp), the host's part of the count stays as it is and
+  // the recorded clear sets the device counter to minus it: a recorded kernel reads the count as
+  // the sum of the two (count_on_device), and that sum has one meaning in every iteration.
+  const bool recording = backend() == Backend::cuda && detail::current_context().recording;
+  if (!recording) nvals_ = 0;
   // The in-place count is kept, zeroed with the presence (update_dense then finds it ready).
   if (nvals_change_.empty()) nvals_change_ = detail::Array<std::int64_t>(1, backend());
   if (backend() == Backend::cpu) {
     std::fill(present_.begin(), present_.end(), std::uint8_t{0});
     nvals_change_[0] = 0;
   } else {
-    detail::queue_clear_dense(this, present_.data(), present_.size(), nvals_change_.data());
+    detail::queue_clear_dense(this, present_.data(), present_.size(), nvals_change_.data(),
+                              recording ? -std::int64_t(nvals_) : 0);
   }
 }
 

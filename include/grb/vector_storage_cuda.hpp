@@ -32,9 +32,10 @@ void sort_entries_cuda(std::size_t element_bytes, Index size, Index nvals, const
 // deferred work without results: those called one after another run as one launch when anything
 // else is called (src/cuda/element_writes.cu). `object`: the Vector written (its readers launch
 // the writes first).
-/// Zeroes `size` presence bytes and the in-place count.
+/// Zeroes `size` presence bytes and sets the in-place count to `count_base` (0, or minus the
+/// host's part of the count while a device loop records: Vector::clear_dense).
 void queue_clear_dense(const void* object, std::uint8_t* present, std::size_t size,
-                       std::int64_t* nvals_change);
+                       std::int64_t* nvals_change, std::int64_t count_base);
 /// values[i] = value (element_bytes of it) and present[i] = 1, adding 1 to *nvals_change where i
 /// was absent (`fresh_count`: setting it to that 1 or 0).
 void queue_dense_element(const void* object, std::size_t element_bytes, void* values,

@@ -30,6 +30,7 @@ struct ElementJob {
   std::uint64_t size = 0;  // presence bytes to zero (clear)
   Index index = 0;
   bool fresh_count = false;  // element: the count is new: set, not added to
+  std::int64_t count_base = 0;      // clear: the count's value after it, before its element
   std::uint64_t value[2] = {0, 0};  // its bytes, little-endian
 };
 
@@ -78,7 +79,7 @@ __global__ void element_writes(const __grid_constant__ ElementJobs jobs) {
       if (blockIdx.x == 0 && tail < job.size)
         job.present[tail] = has_element && tail == job.index ? 1 : 0;
       if (first) {
-        *job.nvals_change = has_element ? 1 : 0;
+        *job.nvals_change = job.count_base + (has_element ? 1 : 0);
         if (has_element) store_value(job, job.values, job.index);
       }
     } else if (first && job.kind == ElementJob::element) {
@@ -185,12 +186,13 @@ ElementJob with_value(ElementJob job, std::size_t element_bytes, const void* val
 bool element_writes_pending() { return dynamic_cast<ElementWrites*>(pending_work()) != nullptr; }
 
 void queue_clear_dense(const void* object, std::uint8_t* present, std::size_t size,
-                       std::int64_t* nvals_change) {
+                       std::int64_t* nvals_change, std::int64_t count_base) {
   ElementJob job;
   job.kind = ElementJob::clear;
   job.present = present;
   job.size = size;
   job.nvals_change = nvals_change;
+  job.count_base = count_base;
   queue(job, object);
 }
 
