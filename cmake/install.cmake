@@ -15,9 +15,10 @@ install(TARGETS grb grb_algorithms EXPORT grbTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/grb DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # The algorithms' headers include each other as "bfs/engine.hpp" etc., so they keep their layout
 # under one directory that grb::algorithms puts on the include path.
+# sssp/graph_checks.hpp holds definitions that the library compiles once: not a header to use.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/algorithms/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/grb/algorithms
-  FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
+  FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh" PATTERN "graph_checks.hpp" EXCLUDE)
 if(TARGET grb_command)
   install(TARGETS grb_command RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
