@@ -35,6 +35,7 @@ struct Work {
   std::optional<std::uint64_t> buckets;          // SSSP buckets processed
   std::optional<double> delta;                   // SSSP bucket width used
   std::optional<std::uint64_t> triangles;        // TC
+  std::vector<sssp::Step> steps;                 // SSSP with Options::trace_steps, if traced
 };
 
 /// A source's validated result, which later runs must reproduce (Runner::check): per vertex the

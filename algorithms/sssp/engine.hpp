@@ -18,6 +18,21 @@ struct Options {
   /// Bucket width of the delta-stepping engines; 0 = default_delta(graph). Ignored by the others.
   double delta = 0;
   bool parents = true;  // compute the shortest-path tree as well as distances
+  /// Time every step of the run on the device (Stats::steps). light-heavy only; the others
+  /// ignore it. Costs one clock read and store a step.
+  bool trace_steps = false;
+};
+
+/// One step of a traced run, as the device clocked it: a light or heavy round, or a phase
+/// change (the split moves and the far pile is sorted around it).
+struct Step {
+  enum class Kind : std::uint8_t { light, heavy, split };
+  Kind kind = Kind::light;
+  /// Work given to the step: queued vertices (light), vertices owing heavy edges (heavy), or
+  /// the far pile's size (split); and the edges of the long rows the previous round spread.
+  std::uint64_t items = 0;
+  std::uint64_t spread_edges = 0;
+  double microseconds = 0;  // from this step's start to the next one's (or the run's end)
 };
 
 /// What a run did. iterations: relaxation rounds (one vxm, or one worklist kernel, each);
@@ -28,6 +43,7 @@ struct Stats {
   std::uint64_t phases = 0;
   std::uint64_t relaxations = 0;
   double delta = 0;  // the bucket width used (0 where the engine has none)
+  std::vector<Step> steps;  // with Options::trace_steps, where the engine traces
 };
 
 /// A finished run, on the host. distance[v] = +inf and parent[v] = no_index where unreached;

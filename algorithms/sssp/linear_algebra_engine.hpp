@@ -60,7 +60,9 @@ class LinearAlgebraEngine final : public Engine {
       result.parent.assign(n, no_index);
       for (std::size_t k = 0; k < indices.size(); ++k) result.parent[indices[k]] = parents[k];
     }
-    result.stats = Stats{search_->iterations, search_->phases, 0, delta_};
+    result.stats.iterations = search_->iterations;
+    result.stats.phases = search_->phases;
+    result.stats.delta = delta_;
     return result;
   }
 

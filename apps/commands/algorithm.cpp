@@ -31,6 +31,7 @@ struct AlgorithmOptions {
   std::string backend = "all";
   std::string engine = "linalg";
   double delta = 0;  // sssp: the delta-stepping engines' bucket width (0: their default)
+  std::string trace_steps;  // sssp: where to write the last run's steps (light-heavy)
   int runs = 3;
   bool validate = false;
   bool json = false;
@@ -39,6 +40,40 @@ struct AlgorithmOptions {
   bool engine_given = false;
   bool relabel = false;  // distributed files: relabel the vertices at random
 };
+
+/// --trace-steps: the last run's steps, one line each, to `path`, and their sum by kind to
+/// standard output.
+void write_steps(const std::string& path, const std::string& engine,
+                 const std::vector<sssp::Step>& steps) {
+  if (steps.empty()) {
+    std::cerr << "grb: --trace-steps: engine " << engine
+              << " recorded no steps (light-heavy traces its persistent launch); " << path
+              << " not written\n";
+    return;
+  }
+  std::ofstream out(path);
+  if (!out) throw IoError(path + ": cannot open for writing");
+  static constexpr const char* kinds[] = {"light", "heavy", "split"};
+  out << "step\tkind\titems\tspread_edges\tstart_us\tmicroseconds\n";
+  double start = 0, total[3] = {};
+  std::size_t count[3] = {};
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const sssp::Step& step = steps[i];
+    const int kind = static_cast<int>(step.kind);
+    out << i << '\t' << kinds[kind] << '\t' << step.items << '\t' << step.spread_edges << '\t'
+        << fixed(start, 1) << '\t' << fixed(step.microseconds, 1) << '\n';
+    start += step.microseconds;
+    total[kind] += step.microseconds;
+    ++count[kind];
+  }
+  if (!out.flush()) throw IoError(path + ": write failed");
+  std::cout << "steps of the last run (" << path << "): " << steps.size() << " in "
+            << fixed(start / 1000, 3) << " ms;";
+  for (int kind = 0; kind < 3; ++kind)
+    std::cout << " " << kinds[kind] << " " << count[kind] << " (" << fixed(total[kind] / 1000, 3)
+              << " ms)";
+  std::cout << "\n";
+}
 
 /// The runners for every selected backend that has the engine (only bfs has engines).
 std::vector<std::unique_ptr<Runner>> make_runners(const AlgorithmOptions& options,
@@ -61,8 +96,9 @@ std::vector<std::unique_ptr<Runner>> make_runners(const AlgorithmOptions& option
         return e.name == options.engine && e.backend == backend;
       });
       if (!exists && selected.size() > 1) continue;
-      runners.push_back(make_sssp_runner(sssp::find_engine(options.engine, backend),
-                                         sssp::Options{.delta = options.delta}));
+      runners.push_back(make_sssp_runner(
+          sssp::find_engine(options.engine, backend),
+          sssp::Options{.delta = options.delta, .trace_steps = !options.trace_steps.empty()}));
     } else {
       const auto& all = cc::engines();
       const bool exists = std::any_of(all.begin(), all.end(), [&](const cc::EngineInfo& e) {
@@ -179,6 +215,9 @@ void run_algorithm(const AlgorithmOptions& options) {
   if (!options.output.empty())
     write_values(options.output, graph, options.algorithm, measurements.front().values);
 
+  if (!options.trace_steps.empty())
+    write_steps(options.trace_steps, engine_names.front(), runners.front()->work().steps);
+
   for (const Measurement& m : measurements)
     if (m.validation && !m.validation->ok) throw ValidationFailed(failure(m));
 }
@@ -229,6 +268,9 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
                      "bucket width of delta-stepping and near-far (default: 128 x mean length / "
                      "mean out-degree)")
         ->check(CLI::PositiveNumber);
+    command->add_option("--trace-steps", options->trace_steps,
+                        "light-heavy: write the last run's steps (rounds and phase changes, "
+                        "as the GPU clocked them) to FILE, and their sum by kind");
   }
   if (algorithm == Algorithm::cc) {
     add_engine("connected-components engine", "fastsv",

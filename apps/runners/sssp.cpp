@@ -45,6 +45,7 @@ class SsspRunner final : public EngineRunner<sssp::Engine, sssp::Result> {
     work.buckets = stats.phases;
     if (stats.relaxations > 0) work.edges_inspected = stats.relaxations;
     if (stats.delta > 0) work.delta = stats.delta;
+    work.steps = stats.steps;
     return work;
   }
 

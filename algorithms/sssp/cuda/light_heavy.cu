@@ -49,7 +49,22 @@ __global__ void find_light_ends(WeightedView graph, double delta, Offset* light_
 struct LightHeavy {
   const Offset* light_end;
   unsigned* settled_stamp;  // generation + 1 of the last listing
+  StepTrace* trace;         // null unless the run is traced
+  unsigned long long trace_capacity;
 };
+
+/// Step kinds of a trace beyond sssp::Step::Kind: the launch's end.
+constexpr unsigned trace_end = 3;
+
+/// Records the start of a step in the trace, if any (the first thread only).
+__device__ void trace_step(const LightHeavy& split, Counters* counters, unsigned kind,
+                           unsigned long long items, unsigned long long spread_edges) {
+  if (split.trace == nullptr) return;
+  unsigned long long now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  const unsigned long long i = counters->traced_steps++;
+  if (i < split.trace_capacity) split.trace[i] = StepTrace{now, items, spread_edges, kind};
+}
 
 /// A block's tile: 256 queued vertices' edge ranges, scanned; and the tile's appends to the next
 /// round's queue and to the far pile, staged: every improvement of a heavy round goes to the
@@ -238,7 +253,10 @@ __global__ void __launch_bounds__(block, 4)
     const unsigned long long hubs = counters->hub_tail[(k + 2) % 3];  // packed: see above
     const unsigned g = generation % 2;
     if (size + hubs > 0) {
-      if (first_thread) begin_round(counters, k, size + hubs);
+      if (first_thread) {
+        begin_round(counters, k, size + hubs);
+        trace_step(split, counters, 0, size, hubs & edge_mask);
+      }
       relax_spread_ranges(graph, round, slot(round.queues.hub_ranges, (k + 2) % 3), hubs,
                           far_low, inspected);
       relax_tiles<false>(graph, split, round, slot(round.queues.near, k % 3), size,
@@ -256,6 +274,7 @@ __global__ void __launch_bounds__(block, 4)
         begin_round(counters, k, settled);
         counters->settled_tail[1 - g] = 0;
         ++counters->heavy_rounds;
+        trace_step(split, counters, 1, settled, 0);
       }
       relax_tiles<true>(graph, split, round, slot(round.queues.settled, g), settled, nullptr,
                         nullptr, 0, slot(round.queues.hub_ranges, k % 3),
@@ -271,7 +290,10 @@ __global__ void __launch_bounds__(block, 4)
     const unsigned long long smallest = counters->far_minimum[phase % 3];
     if (piled == 0 || smallest >= infinity_bits) break;
     const double next = next_split_after(distance_of(smallest), delta);
-    if (first_thread) counters->far_minimum[(phase + 2) % 3] = ~0ull;
+    if (first_thread) {
+      counters->far_minimum[(phase + 2) % 3] = ~0ull;
+      trace_step(split, counters, 2, piled, 0);
+    }
     split_far_pile(round.distance, round.stamp, round.in_far, round.queues, pile, piled,
                    round.split, next, k, counters, &far_low);
     flush_far_low(far_low, &counters->far_minimum[(phase + 1) % 3]);
@@ -284,6 +306,7 @@ __global__ void __launch_bounds__(block, 4)
     ++phase;
     grid.sync();
   }
+  if (first_thread) trace_step(split, counters, trace_end, 0, 0);
   // Every thread leaves by the same branch (the values above are uniform): the warps are whole.
   const unsigned long long warp_inspected = warp_reduce(inspected, ::cuda::std::plus<>{});
   if (lane_id() == 0 && warp_inspected > 0) atomicAdd(&counters->relaxations, warp_inspected);
@@ -298,7 +321,7 @@ class LightHeavyEngine final : public WorklistEngine {
     delta_ = options.delta > 0 ? options.delta : light_heavy_delta(summary_);
     worklist_.start(source, delta_);
     if (worklist_.persistent()) {
-      phases_ = worklist_.settle_light_heavy(delta_);
+      phases_ = worklist_.settle_light_heavy(delta_, options.trace_steps);
       return;
     }
     phases_ = worklist_.settle_on_host(delta_);  // no cooperative launch: near-far's loop
@@ -335,7 +358,7 @@ void Worklist::allocate_light_heavy(const WeightedGraph& graph) {
       cooperative_launch_supported() ? resident_blocks(persistent_light_heavy, block) : 0u;
 }
 
-std::uint64_t Worklist::settle_light_heavy(double delta) {
+std::uint64_t Worklist::settle_light_heavy(double delta, bool trace) {
   if (delta != light_delta_) {
     find_light_ends<<<blocks_for(graph_.nrows), block, 0, current_stream()>>>(graph_, delta,
                                                                               light_end_.data());
@@ -345,7 +368,11 @@ std::uint64_t Worklist::settle_light_heavy(double delta) {
   GRB_CUDA_CHECK(cudaMemsetAsync(settled_stamp_.data(), 0, settled_stamp_.size() * sizeof(unsigned),
                                  current_stream()));
   WeightedView graph = graph_;
-  LightHeavy split{light_end_.data(), settled_stamp_.data()};
+  // A trace of 2^16 steps: kron24 takes a few hundred, grids a few thousand.
+  if (trace && trace_.size() == 0) trace_ = detail::Array<StepTrace>(1 << 16, Backend::cuda);
+  traced_ = trace;
+  LightHeavy split{light_end_.data(), settled_stamp_.data(), trace ? trace_.data() : nullptr,
+                   trace_.size()};
   Round round{distance_.data(), stamp_.data(), in_far_.data(), queues(),
               counters_.data(), round_,        far_slot_,      split_};
   void* arguments[] = {&graph, &split, &round, &delta};
@@ -354,6 +381,20 @@ std::uint64_t Worklist::settle_light_heavy(double delta) {
                                              current_stream()));
   read_counters();
   return 1 + (*host_).splits;
+}
+
+std::vector<Step> Worklist::steps() const {
+  if (!traced_) return {};
+  const std::size_t taken = std::min<std::size_t>((*host_).traced_steps, trace_.size());
+  std::vector<StepTrace> trace(taken);
+  GRB_CUDA_CHECK(cudaMemcpyAsync(trace.data(), trace_.data(), taken * sizeof(StepTrace),
+                                 cudaMemcpyDeviceToHost, current_stream()));
+  GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
+  std::vector<Step> steps;
+  for (std::size_t i = 0; i + 1 < trace.size() && trace[i].kind != trace_end; ++i)
+    steps.push_back(Step{Step::Kind(trace[i].kind), trace[i].items, trace[i].spread_edges,
+                         1e-3 * double(trace[i + 1].start_ns - trace[i].start_ns)});
+  return steps;
 }
 
 std::unique_ptr<Engine> make_light_heavy() { return std::make_unique<LightHeavyEngine>(); }

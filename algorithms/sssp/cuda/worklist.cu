@@ -249,6 +249,7 @@ void Worklist::start(Index source, double split) {
   round_ = 1;
   far_slot_ = 0;
   batch_ = 1;
+  traced_ = false;
   split_ = split;
   GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(Counters), current_stream()));
   GRB_CUDA_CHECK(cudaMemsetAsync(counters_.data()->far_minimum, 0xff,
@@ -390,7 +391,8 @@ std::size_t Worklist::bytes() const {
   return n * (sizeof(unsigned long long) + 3 * sizeof(unsigned) + 9 * sizeof(Index)) +
          sizeof(Counters) + light_end_.size() * sizeof(Offset) +
          (settled_[0].size() + settled_[1].size()) * sizeof(Index) +
-         settled_stamp_.size() * sizeof(unsigned) + 3 * hub_ranges_[0].size() * sizeof(HubRange);
+         settled_stamp_.size() * sizeof(unsigned) + 3 * hub_ranges_[0].size() * sizeof(HubRange) +
+         trace_.size() * sizeof(StepTrace);
 }
 
 void WorklistEngine::prepare(const Matrix<double>& graph) {
@@ -420,6 +422,7 @@ Result WorklistEngine::result() const {
   result.distance = worklist_.distances();
   if (parents_) result.parent = worklist_.parents();
   result.stats = worklist_.counts();
+  result.stats.steps = worklist_.steps();
   result.stats.phases = phases_;
   result.stats.delta = delta_;
   return result;

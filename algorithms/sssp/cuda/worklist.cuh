@@ -53,6 +53,16 @@ struct Counters {
   unsigned long long unresolved;   // parent pass: reached vertices still without a parent
   unsigned long long settled_tail[2];  // light-heavy: the lists of vertices owing heavy edges
   unsigned long long heavy_rounds;     // light-heavy: rounds over heavy edges
+  unsigned long long traced_steps;     // light-heavy with a trace: steps begun (StepTrace)
+};
+
+/// A step of light-heavy's launch as its first thread saw it begin (Options::trace_steps):
+/// %globaltimer, the step's kind (sssp::Step::Kind; 3 = the end of the launch) and work.
+struct StepTrace {
+  unsigned long long start_ns;
+  unsigned long long items;
+  unsigned long long spread_edges;
+  unsigned kind;
 };
 
 /// A vertex's edges [begin, end) owed a relaxation, laid out at positions [base, base + end -
@@ -93,7 +103,7 @@ class Worklist {
   /// dry, one round relaxes the heavy edges of every vertex those rounds relaxed, once; then
   /// the split moves as in settle(). Returns the phases. Only if persistent() and allocated
   /// with light_heavy.
-  std::uint64_t settle_light_heavy(double delta);
+  std::uint64_t settle_light_heavy(double delta, bool trace = false);
   /// near-far's host loop: drain() and advance_split(delta) until the far pile is empty;
   /// returns the phases. Runs on any GPU.
   std::uint64_t settle_on_host(double delta);
@@ -106,6 +116,8 @@ class Worklist {
   std::vector<Index> parents() const;
   /// Rounds with work and edges inspected, read from the device.
   Stats counts() const;
+  /// The steps the last settle_light_heavy(delta, true) timed (empty after any other run).
+  std::vector<Step> steps() const;
   std::size_t bytes() const;
 
  private:
@@ -125,6 +137,8 @@ class Worklist {
   detail::Array<Index> settled_[2];
   detail::Array<unsigned> settled_stamp_;
   detail::Array<HubRange> hub_ranges_[3];
+  detail::Array<StepTrace> trace_;  // allocated by the first traced run
+  bool traced_ = false;             // whether the last run filled trace_
   unsigned light_heavy_blocks_ = 0;
   detail::Array<Counters> counters_;
   PinnedValue<Counters> host_;  // read back once per batch of rounds
