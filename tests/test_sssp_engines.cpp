@@ -371,3 +371,41 @@ TEST_CASE("real graphs: LDBC SSSP expected outputs, Berlin roads, LAGraph matric
   }
   check_every_engine(graphs);
 }
+
+TEST_CASE("light-heavy's step trace: each round and phase change, timed, as its counts say") {
+  const grb::sssp::EngineInfo* light_heavy = nullptr;
+  for (const auto* info : engines_to_test())
+    if (info->name == "light-heavy") light_heavy = info;
+  if (light_heavy == nullptr) {
+    MESSAGE("light-heavy not tested here (no GPU, or not selected): its trace is skipped");
+    return;
+  }
+  const grb::Matrix<double> graph = grb::generate::kronecker(sanitizing ? 8 : 11);
+  const Index source = pick_sources(graph, {}).front();
+  auto engine = light_heavy->make();
+  engine->prepare(graph);
+  engine->run(source, {.trace_steps = true});
+  const grb::sssp::Result traced = engine->result();
+  CHECK(traced.distance == dijkstra(graph, source));
+  const std::vector<grb::sssp::Step>& steps = traced.stats.steps;
+  REQUIRE(!steps.empty());
+  // The first round relaxes the source alone; every round with work is a light or heavy step,
+  // and every phase after the first begins with a split.
+  CHECK(steps.front().kind == grb::sssp::Step::Kind::light);
+  CHECK(steps.front().items == 1);
+  std::uint64_t rounds = 0, splits = 0;
+  for (const grb::sssp::Step& step : steps) {
+    CHECK(step.microseconds >= 0);
+    if (step.kind == grb::sssp::Step::Kind::split)
+      ++splits;
+    else
+      ++rounds;
+  }
+  CHECK(rounds == traced.stats.iterations);
+  CHECK(splits + 1 == traced.stats.phases);
+  // Untraced runs report no steps, and the same distances.
+  engine->run(source, {});
+  const grb::sssp::Result untraced = engine->result();
+  CHECK(untraced.stats.steps.empty());
+  CHECK(untraced.distance == traced.distance);
+}

@@ -175,6 +175,9 @@ set_tests_properties(cli_convert_metis_to_gr PROPERTIES FIXTURES_SETUP karate_gr
 set_tests_properties(cli_bfs_converted_gr PROPERTIES FIXTURES_REQUIRED karate_gr)
 grb_cli_test(convert_real_weights_to_gr 1 "STDERR=DIMACS \\.gr weights are integers.*0\\.1" --
              convert @DATA@/metis/jazz2double.graph jazz2double.gr)
+# --trace-steps: only light-heavy records steps; any other engine says so and writes nothing.
+grb_cli_test(sssp_trace_steps_untraced 0 "STDERR=engine bellman-ford recorded no steps" --
+             sssp --kron 6 --backend cpu --runs 1 --trace-steps steps.tsv)
 grb_cli_test(sssp_tntp 0 "STDOUT=SiouxFalls" --
              sssp --graph @DATA@/tntp/SiouxFalls_net.tntp --source 0 --validate)
 include(${CMAKE_CURRENT_LIST_DIR}/bench.cmake)

@@ -66,69 +66,114 @@ __device__ void trace_step(const LightHeavy& split, Counters* counters, unsigned
   if (i < split.trace_capacity) split.trace[i] = StepTrace{now, items, spread_edges, kind};
 }
 
-/// A block's tile: 256 queued vertices' edge ranges, scanned; and the tile's appends to the next
-/// round's queue and to the far pile, staged: every improvement of a heavy round goes to the
-/// far pile, and one global counter taking them a warp's group at a time serializes the round.
+/// A block's tile: 256 queued vertices' edge ranges, scanned; and the block's appends to the next
+/// round's queue and to the far pile, staged. Every improvement of a heavy round goes to the far
+/// pile: appended one by one, a warp's group at a time, they serialize on the pile's one global
+/// counter (kron22's spread step took 3.9 ms of 10.9 that way, `grb sssp --trace-steps`). Staged,
+/// the block publishes them with one atomic, and early whenever the appends of another of its
+/// strides might not fit (make_room), so nothing overflows to the global counter.
 struct Tile {
+  static constexpr unsigned capacity = 2048;
   using Scan = cub::BlockScan<Offset, block>;
   typename Scan::TempStorage scan;
   Offset start[block];  // the tile position of vertex t's first edge
   Offset first_edge[block];
   double from[block];
-  StagedList<1024> near, far;
+  StagedList<capacity> near, far;
+
+  /// After a barrier that follows a stride's appends, every thread of the block calls it: the
+  /// staged lists are published if the next `coming` appends a list might not fit.
+  __device__ void make_room(unsigned coming, const Round& round) {
+    if (near.staged + coming <= capacity && far.staged + coming <= capacity) return;  // uniform
+    publish(round);
+    __syncthreads();
+    near.clear();
+    far.clear();
+    __syncthreads();
+  }
+  /// Every thread of the block calls it, after a barrier that follows the last append.
+  __device__ void publish(const Round& round) {
+    const unsigned next = (round.number + 1) % 3;
+    near.flush(slot(round.queues.near, next), &round.counters->near_tail[next]);
+    far.flush(slot(round.queues.far, round.far_slot), &round.counters->far_tail[round.far_slot]);
+  }
+  /// Round's relaxation of edge (v, length) from `from`, its appends staged here.
+  __device__ void relax(const Round& round, double from, Index v, double length,
+                        unsigned long long& far_low) {
+    Index* const far_list = slot(round.queues.far, round.far_slot);
+    round.relax_into(from, v, length, &far_low,
+                     [&](Index w, Index* list, unsigned long long* tail) {
+                       (list == far_list ? far : near).push(w, list, tail);
+                     });
+  }
 };
 
 /// Spread ranges: a round's vertices with `spread_degree` edges or more to relax are laid end
-/// to end, and the next round relaxes all of their edges at once, each warp a chunk of 32 x
-/// `spread_edges` consecutive positions. A tile's block would relax such a vertex's edges alone:
+/// to end, and the next round relaxes all of their edges at once (relax_spread_ranges). A tile's
+/// block would relax such a vertex's edges alone:
 /// in the first bucket's heavy round (three quarters of all relaxations on Kronecker graphs,
 /// `benchmarks/sssp_rounds`) a few blocks would then hold most of the work while the grid waits.
 /// hub_tail packs the ranges' count (above bit 40) and their edges (below), so that one atomic
 /// numbers a range and places it.
 constexpr Offset spread_degree = 256;
-constexpr unsigned spread_edges = 4;  // a lane's positions per chunk, loaded before relaxing
+// A lane's positions a stride, loaded before any is relaxed. On the H100, kron22 took 9.09 ms
+// with 2, 9.84 with 4 (64 registers, 4 blocks an SM) and 9.68 with 4 at 3 blocks an SM (80
+// registers): fewer live values spill less (`grb sssp --kron 22 --engine light-heavy`).
+constexpr unsigned spread_edges = 2;
 constexpr int count_shift = 40;
 constexpr unsigned long long edge_mask = (1ull << count_shift) - 1;
 
-/// Relaxes edge (v, length) from `from` when it improves on `current` (v's distance read
-/// before, with the other loads of a chunk in flight): most edges do not.
-__device__ inline void relax_if_shorter(const Round& round, double from, Index v, double length,
-                                        unsigned long long current,
-                                        unsigned long long& far_low) {
-  if (from + length < distance_of(current)) round.relax(from, v, length, &far_low);
-}
-
 /// The ranges a previous round spread (`packed`: their count and edges, as hub_tail holds them).
+/// Each block takes a contiguous span of positions, in strides of spread_stride: a warp 32 x
+/// spread_edges consecutive ones a stride, a lane spread_edges of them, loaded before any is
+/// relaxed. A lane's positions only move forward, so it searches for its range once and then
+/// walks. Every thread of the block calls it (the appends are staged in `tile`).
+constexpr unsigned spread_stride = block * spread_edges;
+
 __device__ void relax_spread_ranges(const WeightedView& graph, const Round& round,
-                                    const HubRange* ranges, unsigned long long packed,
+                                    const HubRange* ranges, unsigned long long packed, Tile& tile,
                                     unsigned long long& far_low, unsigned long long& inspected) {
   const unsigned long long count = packed >> count_shift, total = packed & edge_mask;
-  if (count == 0) return;
-  constexpr unsigned long long chunk = 32ull * spread_edges;
-  const unsigned lane = lane_id();
-  for (unsigned long long first = global_warp() * chunk; first < total;
-       first += warp_count() * chunk) {
-    // The last range placed at or before `first` (every lane searches alike: broadcast loads).
-    unsigned long long low = 0, high = count - 1;
+  if (count == 0) return;  // uniform: read after a barrier
+  const unsigned long long strides = (total + spread_stride - 1) / spread_stride;
+  const unsigned long long per_block = (strides + gridDim.x - 1) / gridDim.x * spread_stride;
+  const unsigned long long begin = blockIdx.x * per_block;
+  const unsigned long long end = begin + per_block < total ? begin + per_block : total;
+  const unsigned long long lane_offset = (threadIdx.x / 32) * 32 * spread_edges + lane_id();
+  // The last range placed at or before this lane's first position.
+  unsigned long long low = 0;
+  if (begin + lane_offset < end) {
+    unsigned long long high = count - 1;
     while (low < high) {
       const unsigned long long middle = (low + high + 1) / 2;
-      if (ranges[middle].base <= first) low = middle;
+      if (ranges[middle].base <= begin + lane_offset)
+        low = middle;
       else high = middle - 1;
     }
-    HubRange range = ranges[low];
+  }
+  HubRange range = ranges[low];
+  double range_from = distance_of(round.distance[range.vertex]);
+  tile.near.clear();
+  tile.far.clear();
+  __syncthreads();
+  for (unsigned long long stride = begin; stride < end; stride += spread_stride) {
     Index target[spread_edges];
     double length[spread_edges], from[spread_edges];
     bool in[spread_edges];
 #pragma unroll
     for (unsigned j = 0; j < spread_edges; ++j) {
-      const unsigned long long position = first + j * 32 + lane;
-      in[j] = position < total;
+      const unsigned long long position = stride + lane_offset + j * 32;
+      in[j] = position < end;
       if (!in[j]) continue;
-      while (position >= range.base + (range.end - range.begin)) range = ranges[++low];
+      if (position >= range.base + (range.end - range.begin)) {
+        do range = ranges[++low];
+        while (position >= range.base + (range.end - range.begin));
+        range_from = distance_of(round.distance[range.vertex]);
+      }
       const Offset e = range.begin + (position - range.base);
-      target[j] = graph.col_indices[e];
-      length[j] = graph.values[e];
-      from[j] = distance_of(round.distance[range.vertex]);
+      target[j] = graph.target(e);
+      length[j] = graph.length(e);
+      from[j] = range_from;
     }
     unsigned long long current[spread_edges];
 #pragma unroll
@@ -137,10 +182,17 @@ __device__ void relax_spread_ranges(const WeightedView& graph, const Round& roun
 #pragma unroll
     for (unsigned j = 0; j < spread_edges; ++j)
       if (in[j]) {
-        relax_if_shorter(round, from[j], target[j], length[j], current[j], far_low);
+        // Most edges do not improve on the distance read above, with the chunk's other loads.
+        if (from[j] + length[j] < distance_of(current[j]))
+          tile.relax(round, from[j], target[j], length[j], far_low);
         ++inspected;
       }
+    __syncthreads();
+    tile.make_room(spread_stride, round);
   }
+  __syncthreads();
+  tile.publish(round);
+  __syncthreads();  // the tile is rewritten next
 }
 
 /// The light (heavy = false) or heavy edges of `size` queued vertices, tile by tile. Light:
@@ -156,11 +208,6 @@ __device__ void relax_tiles(const WeightedView& graph, const LightHeavy& split, 
                             unsigned long long& inspected) {
   unsigned width = block;
   while (width > 32 && size <= std::uint64_t(width / 2) * gridDim.x) width /= 2;
-  const unsigned next = (round.number + 1) % 3;
-  Index* const near_list = slot(round.queues.near, next);
-  Index* const far_list = slot(round.queues.far, round.far_slot);
-  unsigned long long* const near_tail = &round.counters->near_tail[next];
-  unsigned long long* const far_tail = &round.counters->far_tail[round.far_slot];
   for (unsigned long long base = std::uint64_t(blockIdx.x) * width; base < size;
        base += std::uint64_t(gridDim.x) * width) {
     const unsigned long long i = base + threadIdx.x;
@@ -193,27 +240,27 @@ __device__ void relax_tiles(const WeightedView& graph, const LightHeavy& split, 
     tile.near.clear();
     tile.far.clear();
     __syncthreads();
-    for (Offset x = threadIdx.x; x < total; x += block) {
-      // The last vertex whose range starts at or before x: vertices with no edges share their
-      // successor's start, so the last one is the one whose range holds x.
-      int low = 0, high = int(width) - 1;
-      while (low < high) {
-        const int middle = (low + high + 1) / 2;
-        if (tile.start[middle] <= x)
-          low = middle;
-        else
-          high = middle - 1;
+    for (Offset stride = 0; stride < total; stride += block) {  // block-uniform: see make_room
+      const Offset x = stride + threadIdx.x;
+      if (x < total) {
+        // The last vertex whose range starts at or before x: vertices with no edges share their
+        // successor's start, so the last one is the one whose range holds x.
+        int low = 0, high = int(width) - 1;
+        while (low < high) {
+          const int middle = (low + high + 1) / 2;
+          if (tile.start[middle] <= x)
+            low = middle;
+          else
+            high = middle - 1;
+        }
+        const Offset e = tile.first_edge[low] + (x - tile.start[low]);
+        tile.relax(round, tile.from[low], graph.target(e), graph.length(e), far_low);
+        ++inspected;
       }
-      const Offset e = tile.first_edge[low] + (x - tile.start[low]);
-      round.relax_into(tile.from[low], graph.col_indices[e], graph.values[e], &far_low,
-                       [&](Index v, Index* list, unsigned long long* tail) {
-                         (list == far_list ? tile.far : tile.near).push(v, list, tail);
-                       });
-      ++inspected;
+      __syncthreads();
+      tile.make_room(block, round);
     }
-    __syncthreads();
-    tile.near.flush(near_list, near_tail);
-    tile.far.flush(far_list, far_tail);
+    tile.publish(round);
     __syncthreads();  // the tile is rewritten next
   }
 }
@@ -257,7 +304,7 @@ __global__ void __launch_bounds__(block, 4)
         begin_round(counters, k, size + hubs);
         trace_step(split, counters, 0, size, hubs & edge_mask);
       }
-      relax_spread_ranges(graph, round, slot(round.queues.hub_ranges, (k + 2) % 3), hubs,
+      relax_spread_ranges(graph, round, slot(round.queues.hub_ranges, (k + 2) % 3), hubs, tile,
                           far_low, inspected);
       relax_tiles<false>(graph, split, round, slot(round.queues.near, k % 3), size,
                          slot(round.queues.settled, g), &counters->settled_tail[g], generation + 1,
@@ -294,8 +341,29 @@ __global__ void __launch_bounds__(block, 4)
       counters->far_minimum[(phase + 2) % 3] = ~0ull;
       trace_step(split, counters, 2, piled, 0);
     }
-    split_far_pile(round.distance, round.stamp, round.in_far, round.queues, pile, piled,
-                   round.split, next, k, counters, &far_low);
+    {
+      // The split's appends are staged too: near queue k (the round after this phase change)
+      // and the other far pile.
+      Round target = round;
+      target.number = k - 1;
+      target.far_slot = 1 - pile;
+      tile.near.clear();
+      tile.far.clear();
+      __syncthreads();
+      split_far_pile(
+          round.distance, round.stamp, round.in_far, round.queues, pile, piled, round.split, next,
+          k, counters, &far_low,
+          [&](Index v, Index* list, unsigned long long* tail) {
+            (list == slot(round.queues.far, 1 - pile) ? tile.far : tile.near).push(v, list, tail);
+          },
+          [&] {
+            __syncthreads();
+            tile.make_room(block, target);
+          });
+      __syncthreads();
+      tile.publish(target);
+      __syncthreads();
+    }
     flush_far_low(far_low, &counters->far_minimum[(phase + 1) % 3]);
     if (first_thread) {
       counters->far_tail[pile] = 0;

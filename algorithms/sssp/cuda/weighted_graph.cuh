@@ -1,7 +1,5 @@
 // A weighted graph on the device for the hand-written SSSP engines, and the by-value view that
-// kernels take: out-edges in CSR form (offsets, targets, lengths) plus the source of every edge
-// (the CSR's row ids spelled out), which lets the parent pass go one thread per edge, balanced
-// whatever the degrees.
+// kernels take: out-edges in CSR form (offsets, targets, lengths).
 #pragma once
 
 #include <string>
@@ -19,13 +17,18 @@ namespace grb::sssp::kernels {
 // with the backend's operations in grb::cuda::detail.
 using namespace grb::cuda::detail;
 
-/// The lengths are the CSR's values; sources[e] is the vertex whose list holds edge e.
+/// The lengths are the CSR's values.
+///
+/// target() and length() are streaming loads (evict first), for passes that read each edge about
+/// once and the distances at random many times (light-heavy: 1.0-1.25 relaxations an edge; the
+/// parent pass), so that the edges do not push the distances out of the L2. near-far relaxes an
+/// edge 3-5 times and reads them plainly.
 struct WeightedView : CsrView<double> {
-  const Index* sources = nullptr;
+#ifdef __CUDACC__
+  __device__ Index target(Offset e) const { return __ldcs(col_indices + e); }
+  __device__ double length(Offset e) const { return __ldcs(values + e); }
+#endif
 };
-
-/// Writes each vertex's id over its own edges: one thread per vertex (run once, in prepare).
-__global__ void spell_out_sources(Index vertices, const Offset* offsets, Index* sources);
 
 class WeightedGraph {
  public:
@@ -36,26 +39,16 @@ class WeightedGraph {
     offsets_ = graph.csr().row_offsets.to(Backend::cuda);
     targets_ = graph.csr().col_indices.to(Backend::cuda);
     lengths_ = graph.csr().values.to(Backend::cuda);
-    // The sort first: its second buffers (12 bytes an edge) are freed before the sources (4)
-    // are allocated, so the two are never held together.
     if (by_length && vertices_ > 0 && !targets_.empty()) sort_rows_by_length();
-    sources_ = detail::Array<Index>(targets_.size(), Backend::cuda);
-    if (vertices_ > 0 && !targets_.empty()) {
-      spell_out_sources<<<blocks_for(vertices_), block_threads, 0, current_stream()>>>(
-          vertices_, offsets_.data(), sources_.data());
-      GRB_CUDA_CHECK_LAUNCH();
-    }
   }
 
   Index vertices() const { return vertices_; }
   Offset edges() const { return targets_.size(); }
   WeightedView view() const {
-    return {{vertices_, vertices_, edges(), offsets_.data(), targets_.data(), lengths_.data()},
-            sources_.data()};
+    return {{vertices_, vertices_, edges(), offsets_.data(), targets_.data(), lengths_.data()}};
   }
   std::size_t bytes() const {
-    return offsets_.size() * sizeof(Offset) +
-           targets_.size() * (2 * sizeof(Index) + sizeof(double));
+    return offsets_.size() * sizeof(Offset) + targets_.size() * (sizeof(Index) + sizeof(double));
   }
 
  private:
@@ -63,7 +56,7 @@ class WeightedGraph {
 
   Index vertices_ = 0;
   detail::Array<Offset> offsets_;
-  detail::Array<Index> targets_, sources_;
+  detail::Array<Index> targets_;
   detail::Array<double> lengths_;
 };
 

@@ -162,15 +162,34 @@ __global__ void __launch_bounds__(block)
   }
 }
 
+/// Calls f(u, e) for every edge e and its row u, balanced whatever the degrees and with no
+/// per-edge source array: each warp takes a contiguous span of edges, a lane every 32nd, finds
+/// the row of its first edge once (a warp's search of the offsets) and follows the rows forward.
+template <class F>
+__device__ void for_each_edge(const WeightedView& graph, F&& f) {
+  const std::uint64_t warps = warp_count();
+  const Offset span = ((graph.nvals + warps - 1) / warps + 31) / 32 * 32;
+  const Offset begin = global_warp() * span;
+  if (begin >= graph.nvals) return;  // warp-uniform
+  const Offset end = begin + span < graph.nvals ? begin + span : graph.nvals;
+  Index u = warp_owner_of([&](Index s) { return graph.row_offsets[s]; }, graph.nrows, begin);
+  for (Offset e = begin + lane_id(); e < end; e += 32) {
+    while (e >= graph.row_offsets[u + 1]) ++u;
+    f(u, e);
+  }
+}
+
 /// Parent pass 1, a thread per edge: u -> v is a tree edge candidate when it achieves dist[v]
 /// from a strictly smaller dist[u]; the smallest such u wins (deterministic).
 __global__ void __launch_bounds__(block)
     tight_parents(WeightedView graph, const unsigned long long* distance, Index* parent) {
-  for (Offset e = first_item(); e < graph.nvals; e += item_stride()) {
-    const Index u = graph.sources[e], v = graph.col_indices[e];
-    const double from = distance_of(distance[u]), to = distance_of(distance[v]);
-    if (from < to && from + graph.values[e] == to) atomicMin(&parent[v], u);
-  }
+  for_each_edge(graph, [&](Index u, Offset e) {
+    const double from = distance_of(distance[u]);
+    if (!(from < HUGE_VAL)) return;  // unreached: no edge of u is a tree edge
+    const Index v = graph.target(e);
+    const double to = distance_of(distance[v]);
+    if (from < to && from + graph.length(e) == to) atomicMin(&parent[v], u);
+  });
 }
 
 constexpr unsigned unresolved_round = ~0u;
@@ -200,21 +219,15 @@ __global__ void mark_resolved(Index vertices, Index source, const unsigned long 
 __global__ void __launch_bounds__(block)
     tie_parents(WeightedView graph, const unsigned long long* distance, Index* parent,
                 const unsigned* resolved, unsigned round) {
-  for (Offset e = first_item(); e < graph.nvals; e += item_stride()) {
-    const Index u = graph.sources[e], v = graph.col_indices[e];
-    if (resolved[v] != unresolved_round || resolved[u] >= round) continue;
-    if (distance_of(distance[u]) + graph.values[e] == distance_of(distance[v]))
+  for_each_edge(graph, [&](Index u, Offset e) {
+    const Index v = graph.target(e);
+    if (resolved[v] != unresolved_round || resolved[u] >= round) return;
+    if (distance_of(distance[u]) + graph.length(e) == distance_of(distance[v]))
       atomicMin(&parent[v], u);
-  }
+  });
 }
 
 }  // namespace
-
-__global__ void spell_out_sources(Index vertices, const Offset* offsets, Index* sources) {
-  const Index v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v >= vertices) return;
-  for (Offset e = offsets[v]; e < offsets[v + 1]; ++e) sources[e] = v;
-}
 
 Queues Worklist::queues() {
   return {{near_[0].data(), near_[1].data(), near_[2].data()},

@@ -130,28 +130,49 @@ __host__ __device__ inline double next_split_after(double smallest, double delta
 
 /// Moves the `size` vertices of far pile `from_slot` below the new split to the queue of round
 /// `next`; keeps the rest in the other pile (the smallest of their distances into `kept_low`,
-/// where given); drops those below the old split (relaxed since they were piled).
+/// where given); drops those below the old split (relaxed since they were piled). The appends
+/// are `append(v, list, tail)`; the loop is block-uniform, and every thread calls
+/// `after_stride()` after each stride of the grid (light-heavy publishes its staged appends
+/// there).
+template <class Append, class AfterStride>
 __device__ inline void split_far_pile(const unsigned long long* distance, unsigned* stamp,
                                       unsigned* in_far, const Queues& queues, unsigned from_slot,
                                       unsigned long long size, double old_split, double new_split,
                                       unsigned next, Counters* counters,
-                                      unsigned long long* kept_low = nullptr) {
+                                      unsigned long long* kept_low, Append&& append,
+                                      AfterStride&& after_stride) {
   const Index* from = slot(queues.far, from_slot);
   const unsigned to_slot = 1 - from_slot;
-  for (unsigned long long i = first_item(); i < size; i += item_stride()) {
-    const Index v = from[i];
-    in_far[v] = 0u;
-    const double d = distance_of(distance[v]);
-    if (d < old_split) continue;
-    if (d < new_split) {
-      if (atomicExch(&stamp[v], next) != next)
-        slot(queues.near, next % 3)[queue_slot(&counters->near_tail[next % 3])] = v;
-    } else {
-      in_far[v] = 1u;
-      slot(queues.far, to_slot)[queue_slot(&counters->far_tail[to_slot])] = v;
-      if (kept_low && bits_of(d) < *kept_low) *kept_low = bits_of(d);
+  for (unsigned long long stride = first_item() - threadIdx.x; stride < size;
+       stride += item_stride()) {
+    const unsigned long long i = stride + threadIdx.x;
+    if (i < size) {
+      const Index v = from[i];
+      in_far[v] = 0u;
+      const double d = distance_of(distance[v]);
+      if (d < old_split) {
+      } else if (d < new_split) {
+        if (atomicExch(&stamp[v], next) != next)
+          append(v, slot(queues.near, next % 3), &counters->near_tail[next % 3]);
+      } else {
+        in_far[v] = 1u;
+        append(v, slot(queues.far, to_slot), &counters->far_tail[to_slot]);
+        if (kept_low && bits_of(d) < *kept_low) *kept_low = bits_of(d);
+      }
     }
+    after_stride();
   }
+}
+
+/// split_far_pile with each append a slot of the global list (queue_slot).
+__device__ inline void split_far_pile(const unsigned long long* distance, unsigned* stamp,
+                                      unsigned* in_far, const Queues& queues, unsigned from_slot,
+                                      unsigned long long size, double old_split, double new_split,
+                                      unsigned next, Counters* counters) {
+  split_far_pile(
+      distance, stamp, in_far, queues, from_slot, size, old_split, new_split, next, counters,
+      nullptr, [](Index v, Index* list, unsigned long long* tail) { list[queue_slot(tail)] = v; },
+      [] {});
 }
 
 }  // namespace grb::sssp::kernels
