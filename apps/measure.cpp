@@ -1,31 +1,20 @@
 #include "measure.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "device_memory.hpp"
 #include "graph_matrix.hpp"
 #include "host_memory.hpp"
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-
 namespace grb::app {
-namespace {
-
-template <class Work>
-double milliseconds(Work&& work) {
-  const auto start = std::chrono::steady_clock::now();
-  work();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 double median(std::vector<double> samples) {
+  if (samples.empty()) return 0;
   std::sort(samples.begin(), samples.end());
   const std::size_t middle = samples.size() / 2;
   return samples.size() % 2 ? samples[middle] : (samples[middle - 1] + samples[middle]) / 2;
 }
-
-}  // namespace
 
 Measurement measure(Runner& runner, const io::Graph& graph, Index source, int runs,
                     bool validate) {

@@ -3,6 +3,7 @@
 // throughput as Graph500 TEPS, input edges of the traversed part of the graph per second.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,18 @@
 #include "runner.hpp"
 
 namespace grb::app {
+
+/// Wall-clock milliseconds that `work()` takes.
+template <class Work>
+double milliseconds(Work&& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// The median of `samples` (the mean of the middle two for an even count; 0 for none).
+double median(std::vector<double> samples);
 
 struct Measurement {
   Algorithm algorithm = Algorithm::bfs;

@@ -2,14 +2,13 @@
 // backend: prepared once, one untimed warm-up count, then the median of --runs timed counts.
 // Where several backends run, their counts must agree.
 #include <algorithm>
-#include <chrono>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "../graph_input.hpp"
+#include "../measure.hpp"
 #include "../table.hpp"
 #include "commands.hpp"
 #include "grb/error.hpp"
@@ -34,14 +33,6 @@ struct Count {
   double median_ms = 0;
 };
 
-template <class Work>
-double milliseconds(Work&& work) {
-  const auto start = std::chrono::steady_clock::now();
-  work();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 Count count_on(const tc::EngineInfo& info, const Matrix<bool>& graph, int runs) {
   Count count;
   count.backend = info.backend;
@@ -49,10 +40,7 @@ Count count_on(const tc::EngineInfo& info, const Matrix<bool>& graph, int runs) 
   count.prepare_ms = milliseconds([&] { engine->prepare(graph); });
   engine->run();  // warm-up: first-touch allocations, module load
   for (int r = 0; r < runs; ++r) count.run_ms.push_back(milliseconds([&] { engine->run(); }));
-  std::vector<double> sorted = count.run_ms;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t middle = sorted.size() / 2;
-  count.median_ms = sorted.size() % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  count.median_ms = median(count.run_ms);
   count.triangles = engine->result().triangles;
   return count;
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "../../graph_input.hpp"
+#include "../../measure.hpp"
 #include "../../table.hpp"
 
 namespace grb::app::bench {
@@ -91,14 +92,7 @@ nlohmann::ordered_json root_record(const EntryRun& run, const RootRun& root,
   };
 }
 
-double Summary::median() const {
-  std::vector<double> sorted = median_ms;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t middle = sorted.size() / 2;
-  return sorted.empty()       ? 0
-         : sorted.size() % 2 ? sorted[middle]
-                             : (sorted[middle - 1] + sorted[middle]) / 2;
-}
+double Summary::median() const { return app::median(median_ms); }
 
 double Summary::harmonic_gteps() const {
   double inverse = 0;

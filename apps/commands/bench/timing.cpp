@@ -12,6 +12,7 @@
 
 #include "../../device_memory.hpp"
 #include "../../host_memory.hpp"
+#include "../../measure.hpp"
 #include "../../progress.hpp"
 #include "../../table.hpp"
 #include "grb/error.hpp"
@@ -35,12 +36,6 @@ std::string utc_now() {
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
   return text;
-}
-
-double median(std::vector<double> samples) {
-  std::sort(samples.begin(), samples.end());
-  const std::size_t middle = samples.size() / 2;
-  return samples.size() % 2 ? samples[middle] : (samples[middle - 1] + samples[middle]) / 2;
 }
 
 /// `count` distinct vertices with an out-edge, drawn with `seed` (all of them when there are
