@@ -1,9 +1,12 @@
 // What the engine tests (BFS, SSSP, CC, TC) share: which engines run here, how sanitized runs
-// shrink the graphs, and the search sources picked from a graph.
+// shrink the graphs, the search sources picked from a graph, and the checks every engine table
+// and every engine's misuse get.
 #pragma once
 
-#include <cstdio>
+#include <doctest/doctest.h>
+
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <set>
@@ -45,6 +48,35 @@ std::vector<const Info*> engines_to_test(const std::vector<Info>& table, const c
     said = true;
   }
   return chosen;
+}
+
+/// An engine table's names: every engine described, the cpu ones `cpu`, the cuda ones `cuda` in
+/// a CUDA build and none otherwise.
+template <class Info>
+void check_table_names(const std::vector<Info>& table, const std::set<std::string>& cpu,
+                       const std::set<std::string>& cuda) {
+  std::set<std::string> cpu_names, cuda_names;
+  for (const Info& info : table) {
+    CHECK_FALSE(info.description.empty());
+    (info.backend == Backend::cpu ? cpu_names : cuda_names).insert(std::string(info.name));
+  }
+  CHECK(cpu_names == cpu);
+  CHECK(cuda_names == (GRB_WITH_CUDA ? cuda : std::set<std::string>{}));
+}
+
+/// Engines on pattern graphs (CC, TC): run() and result() before prepare(), and a non-square
+/// graph, are errors.
+template <class Info>
+void check_misuse_refused(const std::vector<const Info*>& engines) {
+  for (const Info* info : engines) {
+    INFO("engine " << info->name << " (" << to_string(info->backend) << ")");
+    CHECK_THROWS_AS(info->make()->run(), InvalidValue);
+    CHECK_THROWS_AS(info->make()->result(), InvalidValue);
+    const Matrix<bool> wide(2, 3, Backend::cpu);
+    CHECK_THROWS_AS(
+        info->make()->prepare(info->backend == Backend::cpu ? wide : wide.to(Backend::cuda)),
+        DimensionMismatch);
+  }
 }
 
 /// Search sources: those given, plus the vertex of largest out-degree and a few spread over

@@ -84,32 +84,15 @@ std::size_t count_components(const std::vector<Index>& labels) {
 }  // namespace
 
 TEST_CASE("the connected-components engine table: names, backends, lookups") {
-  std::set<std::string> cuda_names, cpu_names;
-  for (const auto& info : grb::cc::engines()) {
-    CHECK_FALSE(info.description.empty());
-    (info.backend == grb::Backend::cpu ? cpu_names : cuda_names).insert(std::string(info.name));
-  }
-  CHECK(cpu_names == std::set<std::string>{"fastsv"});
-  if (GRB_WITH_CUDA)
-    CHECK(cuda_names == std::set<std::string>{"fastsv", "label-propagation", "hook-jump"});
-  else
-    CHECK(cuda_names.empty());
+  grb::test::check_table_names(grb::cc::engines(), {"fastsv"},
+                               {"fastsv", "label-propagation", "hook-jump"});
   CHECK(grb::cc::find_engine("fastsv", grb::Backend::cpu).name == "fastsv");
   CHECK_THROWS_AS(grb::cc::find_engine("hook-jump", grb::Backend::cpu), grb::InvalidValue);
   CHECK_THROWS_AS(grb::cc::find_engine("no-such-engine", grb::Backend::cpu), grb::InvalidValue);
 }
 
 TEST_CASE("cc engines reject non-square graphs and runs before prepare") {
-  for (const auto* info : engines_to_test()) {
-    INFO("engine " << info->name << " (" << grb::to_string(info->backend) << ")");
-    CHECK_THROWS_AS(info->make()->run(), grb::InvalidValue);
-    CHECK_THROWS_AS(info->make()->result(), grb::InvalidValue);
-    grb::Matrix<bool> wide(2, 3, grb::Backend::cpu);
-    CHECK_THROWS_AS(info->make()->prepare(info->backend == grb::Backend::cpu
-                                              ? wide
-                                              : wide.to(grb::Backend::cuda)),
-                    grb::DimensionMismatch);
-  }
+  grb::test::check_misuse_refused(engines_to_test());
 }
 
 TEST_CASE("hand-made graphs: star, path, tiny components, isolated vertices, directed") {

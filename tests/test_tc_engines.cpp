@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -99,32 +98,14 @@ void check_every_engine(const std::vector<TestGraph>& graphs) {
 }  // namespace
 
 TEST_CASE("the triangle-counting engine table: names, backends, lookups") {
-  std::set<std::string> cuda_names, cpu_names;
-  for (const auto& info : grb::tc::engines()) {
-    CHECK_FALSE(info.description.empty());
-    (info.backend == grb::Backend::cpu ? cpu_names : cuda_names).insert(std::string(info.name));
-  }
-  CHECK(cpu_names == std::set<std::string>{"linalg"});
-  if (GRB_WITH_CUDA)
-    CHECK(cuda_names == std::set<std::string>{"linalg", "merge"});
-  else
-    CHECK(cuda_names.empty());
+  grb::test::check_table_names(grb::tc::engines(), {"linalg"}, {"linalg", "merge"});
   CHECK(grb::tc::find_engine("linalg", grb::Backend::cpu).name == "linalg");
   CHECK_THROWS_AS(grb::tc::find_engine("merge", grb::Backend::cpu), grb::InvalidValue);
   CHECK_THROWS_AS(grb::tc::find_engine("no-such-engine", grb::Backend::cpu), grb::InvalidValue);
 }
 
 TEST_CASE("tc engines reject non-square graphs and runs before prepare") {
-  for (const auto* info : engines_to_test()) {
-    INFO("engine " << info->name << " (" << grb::to_string(info->backend) << ")");
-    CHECK_THROWS_AS(info->make()->run(), grb::InvalidValue);
-    CHECK_THROWS_AS(info->make()->result(), grb::InvalidValue);
-    grb::Matrix<bool> wide(3, 2, grb::Backend::cpu);
-    CHECK_THROWS_AS(info->make()->prepare(info->backend == grb::Backend::cpu
-                                              ? wide
-                                              : wide.to(grb::Backend::cuda)),
-                    grb::DimensionMismatch);
-  }
+  grb::test::check_misuse_refused(engines_to_test());
 }
 
 TEST_CASE("closed forms: complete graphs and a wheel") {
