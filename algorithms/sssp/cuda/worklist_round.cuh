@@ -150,14 +150,15 @@ __device__ inline void split_far_pile(const unsigned long long* distance, unsign
       const Index v = from[i];
       in_far[v] = 0u;
       const double d = distance_of(distance[v]);
-      if (d < old_split) {
-      } else if (d < new_split) {
-        if (atomicExch(&stamp[v], next) != next)
-          append(v, slot(queues.near, next % 3), &counters->near_tail[next % 3]);
-      } else {
-        in_far[v] = 1u;
-        append(v, slot(queues.far, to_slot), &counters->far_tail[to_slot]);
-        if (kept_low && bits_of(d) < *kept_low) *kept_low = bits_of(d);
+      if (d >= old_split) {  // below it: relaxed since it was piled, and dropped
+        if (d < new_split) {
+          if (atomicExch(&stamp[v], next) != next)
+            append(v, slot(queues.near, next % 3), &counters->near_tail[next % 3]);
+        } else {
+          in_far[v] = 1u;
+          append(v, slot(queues.far, to_slot), &counters->far_tail[to_slot]);
+          if (kept_low && bits_of(d) < *kept_low) *kept_low = bits_of(d);
+        }
       }
     }
     after_stride();
