@@ -18,8 +18,9 @@ struct Options {
   /// Bucket width of the delta-stepping engines; 0 = default_delta(graph). Ignored by the others.
   double delta = 0;
   bool parents = true;  // compute the shortest-path tree as well as distances
-  /// Time every step of the run on the device (Stats::steps). light-heavy only; the others
-  /// ignore it. Costs one clock read and store a step.
+  /// Time every step of the run on the device (Stats::steps): light-heavy and
+  /// near-far-persistent (their persistent launches); the others ignore it. Costs one clock
+  /// read and store a step.
   bool trace_steps = false;
 };
 

@@ -47,8 +47,9 @@ void write_steps(const std::string& path, const std::string& engine,
                  const std::vector<sssp::Step>& steps) {
   if (steps.empty()) {
     std::cerr << "grb: --trace-steps: engine " << engine
-              << " recorded no steps (light-heavy traces its persistent launch); " << path
-              << " not written\n";
+              << " recorded no steps (light-heavy and near-far-persistent trace their "
+                 "persistent launch); "
+              << path << " not written\n";
     return;
   }
   std::ofstream out(path);
@@ -269,8 +270,9 @@ void add_algorithm_command(CLI::App& app, Algorithm algorithm, const std::string
                      "mean out-degree)")
         ->check(CLI::PositiveNumber);
     command->add_option("--trace-steps", options->trace_steps,
-                        "light-heavy: write the last run's steps (rounds and phase changes, "
-                        "as the GPU clocked them) to FILE, and their sum by kind");
+                        "light-heavy, near-far-persistent: write the last run's steps (rounds "
+                        "and phase changes, as the GPU clocked them) to FILE, and their sum by "
+                        "kind");
   }
   if (algorithm == Algorithm::cc) {
     add_engine("connected-components engine", "fastsv",

@@ -49,22 +49,8 @@ __global__ void find_light_ends(WeightedView graph, double delta, Offset* light_
 struct LightHeavy {
   const Offset* light_end;
   unsigned* settled_stamp;  // generation + 1 of the last listing
-  StepTrace* trace;         // null unless the run is traced
-  unsigned long long trace_capacity;
+  StepLog log;              // where steps are traced, if anywhere
 };
-
-/// Step kinds of a trace beyond sssp::Step::Kind: the launch's end.
-constexpr unsigned trace_end = 3;
-
-/// Records the start of a step in the trace, if any (the first thread only).
-__device__ void trace_step(const LightHeavy& split, Counters* counters, unsigned kind,
-                           unsigned long long items, unsigned long long spread_edges) {
-  if (split.trace == nullptr) return;
-  unsigned long long now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  const unsigned long long i = counters->traced_steps++;
-  if (i < split.trace_capacity) split.trace[i] = StepTrace{now, items, spread_edges, kind};
-}
 
 /// A block's tile: 256 queued vertices' edge ranges, scanned; and the block's appends to the next
 /// round's queue and to the far pile, staged. Every improvement of a heavy round goes to the far
@@ -302,7 +288,7 @@ __global__ void __launch_bounds__(block, 4)
     if (size + hubs > 0) {
       if (first_thread) {
         begin_round(counters, k, size + hubs);
-        trace_step(split, counters, 0, size, hubs & edge_mask);
+        split.log.record(counters, 0, size, hubs & edge_mask);
       }
       relax_spread_ranges(graph, round, slot(round.queues.hub_ranges, (k + 2) % 3), hubs, tile,
                           far_low, inspected);
@@ -321,7 +307,7 @@ __global__ void __launch_bounds__(block, 4)
         begin_round(counters, k, settled);
         counters->settled_tail[1 - g] = 0;
         ++counters->heavy_rounds;
-        trace_step(split, counters, 1, settled, 0);
+        split.log.record(counters, 1, settled, 0);
       }
       relax_tiles<true>(graph, split, round, slot(round.queues.settled, g), settled, nullptr,
                         nullptr, 0, slot(round.queues.hub_ranges, k % 3),
@@ -339,7 +325,7 @@ __global__ void __launch_bounds__(block, 4)
     const double next = next_split_after(distance_of(smallest), delta);
     if (first_thread) {
       counters->far_minimum[(phase + 2) % 3] = ~0ull;
-      trace_step(split, counters, 2, piled, 0);
+      split.log.record(counters, 2, piled, 0);
     }
     {
       // The split's appends are staged too: near queue k (the round after this phase change)
@@ -374,7 +360,7 @@ __global__ void __launch_bounds__(block, 4)
     ++phase;
     grid.sync();
   }
-  if (first_thread) trace_step(split, counters, trace_end, 0, 0);
+  if (first_thread) split.log.record(counters, trace_end, 0, 0);
   // Every thread leaves by the same branch (the values above are uniform): the warps are whole.
   const unsigned long long warp_inspected = warp_reduce(inspected, ::cuda::std::plus<>{});
   if (lane_id() == 0 && warp_inspected > 0) atomicAdd(&counters->relaxations, warp_inspected);
@@ -436,33 +422,14 @@ std::uint64_t Worklist::settle_light_heavy(double delta, bool trace) {
   GRB_CUDA_CHECK(cudaMemsetAsync(settled_stamp_.data(), 0, settled_stamp_.size() * sizeof(unsigned),
                                  current_stream()));
   WeightedView graph = graph_;
-  // A trace of 2^16 steps: kron24 takes a few hundred, grids a few thousand.
-  if (trace && trace_.size() == 0) trace_ = detail::Array<StepTrace>(1 << 16, Backend::cuda);
-  traced_ = trace;
-  LightHeavy split{light_end_.data(), settled_stamp_.data(), trace ? trace_.data() : nullptr,
-                   trace_.size()};
-  Round round{distance_.data(), stamp_.data(), in_far_.data(), queues(),
-              counters_.data(), round_,        far_slot_,      split_};
+  LightHeavy split{light_end_.data(), settled_stamp_.data(), step_log(trace)};
+  Round round = this->round();
   void* arguments[] = {&graph, &split, &round, &delta};
   GRB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_light_heavy),
                                              light_heavy_blocks_, block, arguments, 0,
                                              current_stream()));
   read_counters();
   return 1 + (*host_).splits;
-}
-
-std::vector<Step> Worklist::steps() const {
-  if (!traced_) return {};
-  const std::size_t taken = std::min<std::size_t>((*host_).traced_steps, trace_.size());
-  std::vector<StepTrace> trace(taken);
-  GRB_CUDA_CHECK(cudaMemcpyAsync(trace.data(), trace_.data(), taken * sizeof(StepTrace),
-                                 cudaMemcpyDeviceToHost, current_stream()));
-  GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
-  std::vector<Step> steps;
-  for (std::size_t i = 0; i + 1 < trace.size() && trace[i].kind != trace_end; ++i)
-    steps.push_back(Step{Step::Kind(trace[i].kind), trace[i].items, trace[i].spread_edges,
-                         1e-3 * double(trace[i + 1].start_ns - trace[i].start_ns)});
-  return steps;
 }
 
 std::unique_ptr<Engine> make_light_heavy() { return std::make_unique<LightHeavyEngine>(); }

@@ -31,7 +31,7 @@ class NearFar final : public WorklistEngine {
     delta_ = options.delta > 0 ? options.delta : default_delta(summary_);
     worklist_.start(source, delta_);
     if (persistent_ && worklist_.persistent()) {
-      phases_ = worklist_.settle(delta_);
+      phases_ = worklist_.settle(delta_, options.trace_steps);
       return;
     }
     phases_ = worklist_.settle_on_host(delta_);

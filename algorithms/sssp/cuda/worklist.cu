@@ -123,7 +123,7 @@ __global__ void __launch_bounds__(block)
 /// The phase's far minimum lives in one of two slots, and each phase resets the other one,
 /// which was last read before the previous phase's final barrier.
 __global__ void __launch_bounds__(block)
-    persistent_near_far(WeightedView graph, Round round, double delta) {
+    persistent_near_far(WeightedView graph, Round round, double delta, StepLog log) {
   const cg::grid_group grid = cg::this_grid();
   Counters* counters = round.counters;
   const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
@@ -132,7 +132,10 @@ __global__ void __launch_bounds__(block)
     const unsigned long long size = counters->near_tail[k % 3];
     const unsigned long long hubs = counters->hub_tail[(k + 2) % 3];
     if (size + hubs > 0) {
-      if (first_thread) begin_round(counters, k, size + hubs);
+      if (first_thread) {
+        begin_round(counters, k, size + hubs);
+        log.record(counters, 0, size, 0);
+      }
       relax_queue(graph, round, size, hubs);
       ++round.number;
       grid.sync();
@@ -140,13 +143,16 @@ __global__ void __launch_bounds__(block)
     }
     const unsigned pile = round.far_slot;
     const unsigned long long piled = counters->far_tail[pile];
-    if (piled == 0) return;
+    if (piled == 0) break;
     unsigned long long* minimum = &counters->far_minimum[phase % 2];
-    if (first_thread) counters->far_minimum[(phase + 1) % 2] = ~0ull;
+    if (first_thread) {
+      counters->far_minimum[(phase + 1) % 2] = ~0ull;
+      log.record(counters, 2, piled, 0);
+    }
     fold_far_minimum(round.distance, slot(round.queues.far, pile), piled, round.split, minimum);
     grid.sync();
     const unsigned long long smallest = *minimum;
-    if (smallest >= infinity_bits) return;
+    if (smallest >= infinity_bits) break;
     const double split = next_split_after(distance_of(smallest), delta);
     split_far_pile(round.distance, round.stamp, round.in_far, round.queues, pile, piled,
                    round.split, split, k, counters);
@@ -160,6 +166,7 @@ __global__ void __launch_bounds__(block)
     ++phase;
     grid.sync();
   }
+  if (first_thread) log.record(counters, trace_end, 0, 0);
 }
 
 /// Calls f(u, e) for every edge e and its row u, balanced whatever the degrees and with no
@@ -229,6 +236,11 @@ __global__ void __launch_bounds__(block)
 
 }  // namespace
 
+Round Worklist::round() {
+  return {distance_.data(), stamp_.data(), in_far_.data(), queues(), counters_.data(),
+          round_,           far_slot_,     split_};
+}
+
 Queues Worklist::queues() {
   return {{near_[0].data(), near_[1].data(), near_[2].data()},
           {hubs_[0].data(), hubs_[1].data(), hubs_[2].data()},
@@ -285,12 +297,9 @@ void Worklist::read_counters() {
 }
 
 void Worklist::drain() {
-  const Queues queues = this->queues();
   for (;;) {
     for (unsigned r = 0; r < batch_; ++r, ++round_) {
-      const Round round{distance_.data(), stamp_.data(), in_far_.data(), queues,
-                        counters_.data(), round_, far_slot_, split_};
-      relax_round<<<blocks_, block, 0, current_stream()>>>(graph_, round);
+      relax_round<<<blocks_, block, 0, current_stream()>>>(graph_, round());
       GRB_CUDA_CHECK(cudaGetLastError());
     }
     read_counters();
@@ -342,12 +351,11 @@ std::uint64_t Worklist::settle_on_host(double delta) {
   return phases;
 }
 
-std::uint64_t Worklist::settle(double delta) {
-  const Queues queues = this->queues();
+std::uint64_t Worklist::settle(double delta, bool trace) {
   WeightedView graph = graph_;
-  Round round{distance_.data(), stamp_.data(), in_far_.data(), queues,
-              counters_.data(), round_, far_slot_, split_};
-  void* arguments[] = {&graph, &round, &delta};
+  Round round = this->round();
+  StepLog log = step_log(trace);
+  void* arguments[] = {&graph, &round, &delta, &log};
   GRB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(persistent_near_far),
                                              persistent_blocks_, block, arguments, 0,
                                              current_stream()));
@@ -397,6 +405,28 @@ Stats Worklist::counts() const {
   stats.iterations = c[0].iterations;
   stats.relaxations = c[0].relaxations;
   return stats;
+}
+
+StepLog Worklist::step_log(bool trace) {
+  // 2^16 steps: kron24 takes a few hundred, grids a few thousand (light-heavy: ~15 000 on
+  // grid2000).
+  if (trace && trace_.size() == 0) trace_ = detail::Array<StepTrace>(1 << 16, Backend::cuda);
+  traced_ = trace;
+  return trace ? StepLog{trace_.data(), trace_.size()} : StepLog{};
+}
+
+std::vector<Step> Worklist::steps() const {
+  if (!traced_) return {};
+  const std::size_t taken = std::min<std::size_t>((*host_).traced_steps, trace_.size());
+  std::vector<StepTrace> trace(taken);
+  GRB_CUDA_CHECK(cudaMemcpyAsync(trace.data(), trace_.data(), taken * sizeof(StepTrace),
+                                 cudaMemcpyDeviceToHost, current_stream()));
+  GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
+  std::vector<Step> steps;
+  for (std::size_t i = 0; i + 1 < trace.size() && trace[i].kind != trace_end; ++i)
+    steps.push_back(Step{Step::Kind(trace[i].kind), trace[i].items, trace[i].spread_edges,
+                         1e-3 * double(trace[i + 1].start_ns - trace[i].start_ns)});
+  return steps;
 }
 
 std::size_t Worklist::bytes() const {

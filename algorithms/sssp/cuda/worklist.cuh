@@ -39,6 +39,8 @@
 
 namespace grb::sssp::kernels {
 
+struct Round;  // worklist_round.cuh
+
 /// Device counters of a run (see the header comment for the rings of three).
 struct Counters {
   unsigned long long near_tail[3];
@@ -53,16 +55,35 @@ struct Counters {
   unsigned long long unresolved;   // parent pass: reached vertices still without a parent
   unsigned long long settled_tail[2];  // light-heavy: the lists of vertices owing heavy edges
   unsigned long long heavy_rounds;     // light-heavy: rounds over heavy edges
-  unsigned long long traced_steps;     // light-heavy with a trace: steps begun (StepTrace)
+  unsigned long long traced_steps;     // with a trace: steps begun (StepLog)
 };
 
-/// A step of light-heavy's launch as its first thread saw it begin (Options::trace_steps):
-/// %globaltimer, the step's kind (sssp::Step::Kind; 3 = the end of the launch) and work.
+/// A step of a persistent launch as its first thread saw it begin (Options::trace_steps):
+/// %globaltimer, the step's kind (sssp::Step::Kind; trace_end = the end of the launch) and work.
 struct StepTrace {
   unsigned long long start_ns;
   unsigned long long items;
   unsigned long long spread_edges;
   unsigned kind;
+};
+inline constexpr unsigned trace_end = 3;
+
+/// Where a persistent launch records its steps: nowhere unless the run is traced.
+struct StepLog {
+  StepTrace* entries = nullptr;
+  unsigned long long capacity = 0;
+
+#ifdef __CUDACC__
+  /// The start of a step (the first thread only: it alone counts the steps).
+  __device__ void record(Counters* counters, unsigned kind, unsigned long long items,
+                         unsigned long long spread_edges) const {
+    if (entries == nullptr) return;
+    unsigned long long now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    const unsigned long long i = counters->traced_steps++;
+    if (i < capacity) entries[i] = StepTrace{now, items, spread_edges, kind};
+  }
+#endif
 };
 
 /// A vertex's edges [begin, end) owed a relaxation, laid out at positions [base, base + end -
@@ -97,7 +118,7 @@ class Worklist {
   bool advance_split(double delta);
   /// drain() and advance_split(delta) until the far pile is empty, in one cooperative kernel
   /// launch (no host round trip per round); returns the phases (buckets). Only if persistent().
-  std::uint64_t settle(double delta);
+  std::uint64_t settle(double delta, bool trace = false);
   /// Delta-stepping with light and heavy edges (light_heavy.cu), in one cooperative launch:
   /// rounds relax the near queue's light edges (length <= delta) only; when the near side runs
   /// dry, one round relaxes the heavy edges of every vertex those rounds relaxed, once; then
@@ -116,13 +137,16 @@ class Worklist {
   std::vector<Index> parents() const;
   /// Rounds with work and edges inspected, read from the device.
   Stats counts() const;
-  /// The steps the last settle_light_heavy(delta, true) timed (empty after any other run).
+  /// The steps the last settle(delta, true) or settle_light_heavy(delta, true) timed (empty
+  /// after any other run).
   std::vector<Step> steps() const;
   std::size_t bytes() const;
 
  private:
   void read_counters();
   Queues queues();
+  StepLog step_log(bool trace);  // trace_ (allocated the first time) when tracing
+  Round round();  // the next round's view of the worklist (worklist_round.cuh)
   void allocate_light_heavy(const WeightedGraph& graph);  // light_heavy.cu
 
   WeightedView graph_;
