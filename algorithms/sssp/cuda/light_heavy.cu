@@ -21,6 +21,10 @@
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <cuda/std/functional>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <utility>
 
 #include "grb/cuda/runtime.cuh"
@@ -384,19 +388,68 @@ class LightHeavyEngine final : public WorklistEngine {
 
 }  // namespace
 
+/// Offset o, less a chunk's first: the chunk's rows as CUB sees them.
+struct Rebased {
+  Offset first;
+  __host__ __device__ std::int64_t operator()(Offset o) const {
+    return static_cast<std::int64_t>(o - first);
+  }
+};
+
 void WeightedGraph::sort_rows_by_length() {
-  detail::Array<double> lengths(lengths_.size(), Backend::cuda);
-  detail::Array<Index> targets(targets_.size(), Backend::cuda);
-  cub::DoubleBuffer<double> keys(lengths_.data(), lengths.data());
-  cub::DoubleBuffer<Index> values(targets_.data(), targets.data());
-  cub_run([&](void* temporary, std::size_t& bytes) {
-    return cub::DeviceSegmentedSort::SortPairs(
-        temporary, bytes, keys, values, static_cast<std::int64_t>(edges()),
-        static_cast<std::int64_t>(vertices_), offsets_.data(), offsets_.data() + 1,
-        current_stream());
-  });
-  if (keys.Current() != lengths_.data()) std::swap(lengths_, lengths);
-  if (values.Current() != targets_.data()) std::swap(targets_, targets);
+  // The rows go in chunks of whole rows of about an eighth of the edges each (more where one row
+  // is longer), sorted into a buffer of the chunk's size and copied back: CUB's second buffers
+  // for every edge at once were 12 bytes an edge at prepare()'s peak, ~25 GB at Graph500 scale 26.
+  const Offset total = edges();
+  const auto offset_at = [&](Index row) {
+    Offset value;
+    GRB_CUDA_CHECK(cudaMemcpyAsync(&value, offsets_.data() + row, sizeof value,
+                                   cudaMemcpyDeviceToHost, current_stream()));
+    GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));
+    return value;
+  };
+  // The first row whose offset is at least `edge` (the row after the chunk ending before it).
+  const auto row_at = [&](Offset edge) {
+    Index low = 0, high = vertices_;
+    while (low < high) {
+      const Index middle = low + (high - low) / 2;
+      if (offset_at(middle) < edge) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  const Offset target = std::max<Offset>(total / 8, 1);
+  detail::Array<double> lengths;
+  detail::Array<Index> targets;
+  for (Index first_row = 0; first_row < vertices_;) {
+    const Offset first = offset_at(first_row);
+    Index end_row = std::max(row_at(first + target), first_row + 1);
+    if (end_row > vertices_) end_row = vertices_;
+    const Offset end = offset_at(end_row);
+    const Offset size = end - first;
+    if (size > 0) {
+      if (lengths.size() < size) {
+        lengths = detail::Array<double>(size, Backend::cuda);
+        targets = detail::Array<Index>(size, Backend::cuda);
+      }
+      const auto begins =
+          thrust::make_transform_iterator(offsets_.data() + first_row, Rebased{first});
+      cub_run([&](void* temporary, std::size_t& bytes) {
+        return cub::DeviceSegmentedSort::SortPairs(
+            temporary, bytes, lengths_.data() + first, lengths.data(), targets_.data() + first,
+            targets.data(), static_cast<std::int64_t>(size),
+            static_cast<std::int64_t>(end_row - first_row), begins, begins + 1, current_stream());
+      });
+      GRB_CUDA_CHECK(cudaMemcpyAsync(lengths_.data() + first, lengths.data(),
+                                     size * sizeof(double), cudaMemcpyDeviceToDevice,
+                                     current_stream()));
+      GRB_CUDA_CHECK(cudaMemcpyAsync(targets_.data() + first, targets.data(),
+                                     size * sizeof(Index), cudaMemcpyDeviceToDevice,
+                                     current_stream()));
+    }
+    first_row = end_row;
+  }
+  GRB_CUDA_CHECK(cudaStreamSynchronize(current_stream()));  // the buffers go out of scope
 }
 
 void Worklist::allocate_light_heavy(const WeightedGraph& graph) {
