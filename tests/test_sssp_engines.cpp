@@ -82,6 +82,9 @@ grb::Matrix<double> from_edges(Index n, const std::vector<std::tuple<Index, Inde
   for (auto [key, w] : unique) rows.push_back(key.first), cols.push_back(key.second), values.push_back(w);
   grb::Matrix<double> graph(n, n, grb::Backend::cpu);
   graph.build(rows, cols, values);
+  // Each edge stored both ways with one length: the promise the generators make (the worklist
+  // engines then find parents in each vertex's own row).
+  if (undirected) graph.mark_symmetric();
   return graph;
 }
 
@@ -225,6 +228,20 @@ TEST_CASE("hand-made graphs: zero lengths, star, path, directed, unreachable") {
                                    {3, 4, 0.0}, {4, 5, 0.0}, {5, 3, 0.0}, {1, 6, 2.0}},
                                false),
                     {0, 1, 3, 7}});
+  // Undirected (marked symmetric): the vertices reached over zero-length edges have no strictly
+  // shorter in-neighbour, so their parents come from the passes that resolve ties.
+  graphs.push_back({"zero lengths (undirected)",
+                    from_edges(8,
+                               {{0, 1, 0.0},
+                                {1, 2, 0.0},
+                                {2, 3, 5.0},
+                                {0, 3, 5.0},
+                                {3, 4, 0.0},
+                                {4, 5, 0.0},
+                                {5, 3, 0.0},
+                                {1, 6, 2.0}},
+                               true),
+                    {0, 3, 6, 7}});
   // A small directed graph where distances differ from hop counts: 0->1 (4), 0->2 (1), 2->1 (1).
   graphs.push_back({"small directed",
                     from_edges(6, {{0, 1, 4.0}, {0, 2, 1.0}, {2, 1, 1.0}, {1, 3, 1.0}, {3, 0, 7.0},

@@ -36,6 +36,7 @@ class WeightedGraph {
   /// row's edges sorted by length, shortest first (light-heavy splits a row at one offset).
   void upload(const Matrix<double>& graph, bool by_length = false) {
     vertices_ = graph.nrows();
+    symmetric_ = graph.symmetric();
     offsets_ = graph.csr().row_offsets.to(Backend::cuda);
     targets_ = graph.csr().col_indices.to(Backend::cuda);
     lengths_ = graph.csr().values.to(Backend::cuda);
@@ -43,6 +44,8 @@ class WeightedGraph {
   }
 
   Index vertices() const { return vertices_; }
+  /// Whether the matrix was marked symmetric (Matrix::mark_symmetric): in-edges are out-edges.
+  bool symmetric() const { return symmetric_; }
   Offset edges() const { return targets_.size(); }
   WeightedView view() const {
     return {{vertices_, vertices_, edges(), offsets_.data(), targets_.data(), lengths_.data()}};
@@ -55,6 +58,7 @@ class WeightedGraph {
   void sort_rows_by_length();  // light_heavy.cu
 
   Index vertices_ = 0;
+  bool symmetric_ = false;
   detail::Array<Offset> offsets_;
   detail::Array<Index> targets_;
   detail::Array<double> lengths_;

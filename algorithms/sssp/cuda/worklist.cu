@@ -20,10 +20,20 @@ __global__ void start_run(Index vertices, Index source, unsigned first_round,
   if (v == source) queue[0] = source;
 }
 
+/// The vertex this thread's lanes take first in a small round (4 lanes a vertex, see
+/// relax_queue), read before the round's size is known: the two loads then go out together, one
+/// link less in the chain a grid's round waits for. The queue is cleared when allocated, so a
+/// slot past the size holds an old vertex or 0, never garbage; its value is used only below the
+/// size.
+__device__ inline Index first_guess(const WeightedView& graph, const Round& round) {
+  const unsigned long long i = first_item() / 32 * 8 + lane_id() / 4;
+  return i < graph.nrows ? slot(round.queues.near, round.number % 3)[i] : 0;
+}
+
 /// Round k's relaxations: the `hubs` hubs round k - 1 collected, then the `size` vertices of
-/// near queue k % 3.
-__device__ void relax_queue(const WeightedView& graph, const Round& round,
-                            unsigned long long size, unsigned long long hubs) {
+/// near queue k % 3 (`guess`: first_guess, read with the size).
+__device__ void relax_queue(const WeightedView& graph, const Round& round, unsigned long long size,
+                            unsigned long long hubs, Index guess) {
   const unsigned k = round.number;
   Counters* counters = round.counters;
   const unsigned lane = threadIdx.x & 31u;
@@ -56,10 +66,12 @@ __device__ void relax_queue(const WeightedView& graph, const Round& round,
     const unsigned long long i = base + lane / group;
     Index u = 0;
     Offset begin = 0, end = 0;
-    if (i < size) {
-      u = items[i];
+    unsigned long long from_bits = 0;
+    if (i < size) {  // u's distance read with its row, not after it: one link less a round
+      u = group == 4 && base == thread / 32 * 8 ? guess : items[i];
       begin = graph.begin(u);
       end = graph.end(u);
+      from_bits = round.distance[u];
     }
     const Offset degree = end - begin;
     if (rank == 0 && degree >= hub_degree) {
@@ -80,7 +92,7 @@ __device__ void relax_queue(const WeightedView& graph, const Round& round,
       }
     }
     if (degree > rank && degree < warp_degree) {
-      const double from = distance_of(round.distance[u]);
+      const double from = distance_of(from_bits);
       for (Offset e = begin + rank; e < end; e += group) {
         round.relax(from, graph.col_indices[e], graph.values[e]);
         ++inspected;
@@ -94,10 +106,11 @@ __device__ void relax_queue(const WeightedView& graph, const Round& round,
 
 __global__ void __launch_bounds__(block) relax_round(WeightedView graph, Round round) {
   const unsigned k = round.number;
+  const Index guess = first_guess(graph, round);
   const unsigned long long size = round.counters->near_tail[k % 3];
   const unsigned long long hubs = round.counters->hub_tail[(k + 2) % 3];
   if (blockIdx.x == 0 && threadIdx.x == 0) begin_round(round.counters, k, size + hubs);
-  relax_queue(graph, round, size, hubs);
+  relax_queue(graph, round, size, hubs, guess);
 }
 
 __global__ void __launch_bounds__(block)
@@ -129,6 +142,7 @@ __global__ void __launch_bounds__(block)
   const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
   for (unsigned phase = 0;;) {
     const unsigned k = round.number;
+    const Index guess = first_guess(graph, round);
     const unsigned long long size = counters->near_tail[k % 3];
     const unsigned long long hubs = counters->hub_tail[(k + 2) % 3];
     if (size + hubs > 0) {
@@ -136,7 +150,7 @@ __global__ void __launch_bounds__(block)
         begin_round(counters, k, size + hubs);
         log.record(counters, 0, size, 0);
       }
-      relax_queue(graph, round, size, hubs);
+      relax_queue(graph, round, size, hubs, guess);
       ++round.number;
       grid.sync();
       continue;
@@ -169,71 +183,6 @@ __global__ void __launch_bounds__(block)
   if (first_thread) log.record(counters, trace_end, 0, 0);
 }
 
-/// Calls f(u, e) for every edge e and its row u, balanced whatever the degrees and with no
-/// per-edge source array: each warp takes a contiguous span of edges, a lane every 32nd, finds
-/// the row of its first edge once (a warp's search of the offsets) and follows the rows forward.
-template <class F>
-__device__ void for_each_edge(const WeightedView& graph, F&& f) {
-  const std::uint64_t warps = warp_count();
-  const Offset span = ((graph.nvals + warps - 1) / warps + 31) / 32 * 32;
-  const Offset begin = global_warp() * span;
-  if (begin >= graph.nvals) return;  // warp-uniform
-  const Offset end = begin + span < graph.nvals ? begin + span : graph.nvals;
-  Index u = warp_owner_of([&](Index s) { return graph.row_offsets[s]; }, graph.nrows, begin);
-  for (Offset e = begin + lane_id(); e < end; e += 32) {
-    while (e >= graph.row_offsets[u + 1]) ++u;
-    f(u, e);
-  }
-}
-
-/// Parent pass 1, a thread per edge: u -> v is a tree edge candidate when it achieves dist[v]
-/// from a strictly smaller dist[u]; the smallest such u wins (deterministic).
-__global__ void __launch_bounds__(block)
-    tight_parents(WeightedView graph, const unsigned long long* distance, Index* parent) {
-  for_each_edge(graph, [&](Index u, Offset e) {
-    const double from = distance_of(distance[u]);
-    if (!(from < HUGE_VAL)) return;  // unreached: no edge of u is a tree edge
-    const Index v = graph.target(e);
-    const double to = distance_of(distance[v]);
-    if (from < to && from + graph.length(e) == to) atomicMin(&parent[v], u);
-  });
-}
-
-constexpr unsigned unresolved_round = ~0u;
-
-/// After pass 1 (round 0) or tie round r: records which reached vertices have a parent.
-__global__ void mark_resolved(Index vertices, Index source, const unsigned long long* distance,
-                              Index* parent, unsigned* resolved, unsigned round,
-                              Counters* counters) {
-  const Index v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v >= vertices) return;
-  if (round == 0) {
-    if (v == source) parent[v] = source;
-    if (distance[v] == infinity_bits) {
-      resolved[v] = 0;  // unreached: nothing to resolve, parent stays no_index
-      return;
-    }
-    resolved[v] = parent[v] != no_index ? 0u : unresolved_round;
-  } else if (resolved[v] == unresolved_round && parent[v] != no_index) {
-    resolved[v] = round;
-  }
-  if (resolved[v] == unresolved_round) atomicAdd(&counters->unresolved, 1ull);
-}
-
-/// Tie round r: a vertex whose every achieving in-edge comes from an equal distance (zero
-/// lengths, or lengths lost to rounding) takes an in-neighbour resolved in an earlier round, so
-/// that no cycle of equal distances can vouch for itself.
-__global__ void __launch_bounds__(block)
-    tie_parents(WeightedView graph, const unsigned long long* distance, Index* parent,
-                const unsigned* resolved, unsigned round) {
-  for_each_edge(graph, [&](Index u, Offset e) {
-    const Index v = graph.target(e);
-    if (resolved[v] != unresolved_round || resolved[u] >= round) return;
-    if (distance_of(distance[u]) + graph.length(e) == distance_of(distance[v]))
-      atomicMin(&parent[v], u);
-  });
-}
-
 }  // namespace
 
 Round Worklist::round() {
@@ -251,23 +200,32 @@ Queues Worklist::queues() {
 
 void Worklist::allocate(const WeightedGraph& graph, bool light_heavy) {
   graph_ = graph.view();
+  symmetric_ = graph.symmetric();
   const Index n = graph.vertices();
   distance_ = detail::Array<unsigned long long>(n, Backend::cuda);
   stamp_ = detail::Array<unsigned>(n, Backend::cuda);
   in_far_ = detail::Array<unsigned>(n, Backend::cuda);
   resolved_ = detail::Array<unsigned>(n, Backend::cuda);
   parent_ = detail::Array<Index>(n, Backend::cuda);
-  for (auto& queue : near_) queue = detail::Array<Index>(n, Backend::cuda);
+  for (auto& queue : near_) {  // cleared once, for first_guess
+    queue = detail::Array<Index>(n, Backend::cuda);
+    GRB_CUDA_CHECK(cudaMemsetAsync(queue.data(), 0, n * sizeof(Index), current_stream()));
+  }
   for (auto& queue : hubs_) queue = detail::Array<Index>(n, Backend::cuda);
   for (auto& queue : far_) queue = detail::Array<Index>(n, Backend::cuda);
   counters_ = detail::Array<Counters>(1, Backend::cuda);
   if (light_heavy) allocate_light_heavy(graph);
   // Enough resident blocks to keep every SM busy on big rounds; small rounds leave most idle.
   blocks_ = 4 * multiprocessor_count();
-  // The persistent loop needs every block resident at once (for the grid barrier): as many as
-  // the occupancy calculator fits; none where the GPU cannot launch cooperative kernels.
+  // The persistent loop needs every block resident at once (for the grid barrier), and a
+  // barrier costs more the more blocks arrive: two an SM, where the occupancy calculator would
+  // fit eight (H100, one cooperative launch each, every run validated: grid2000 from vertex 0
+  // 26.9 ms with eight, 24.4 with two; kron20 16.0 and 15.2); none where the GPU cannot launch
+  // cooperative kernels.
   persistent_blocks_ =
-      cooperative_launch_supported() ? resident_blocks(persistent_near_far, block) : 0u;
+      cooperative_launch_supported()
+          ? std::min(resident_blocks(persistent_near_far, block), 2 * multiprocessor_count())
+          : 0u;
 }
 
 void Worklist::start(Index source, double split) {
@@ -361,33 +319,6 @@ std::uint64_t Worklist::settle(double delta, bool trace) {
                                              current_stream()));
   read_counters();
   return 1 + (*host_).splits;
-}
-
-void Worklist::recover_parents(Index source) {
-  const unsigned edge_blocks = std::min(blocks_for(graph_.nvals), 8 * blocks_);
-  const unsigned vertex_blocks = blocks_for(graph_.nrows);
-  tight_parents<<<edge_blocks, block, 0, current_stream()>>>(graph_, distance_.data(),
-                                                             parent_.data());
-  GRB_CUDA_CHECK(cudaGetLastError());
-  for (unsigned round = 0;; ++round) {
-    if (round > 0) {
-      tie_parents<<<edge_blocks, block, 0, current_stream()>>>(
-          graph_, distance_.data(), parent_.data(), resolved_.data(), round);
-      GRB_CUDA_CHECK(cudaGetLastError());
-    }
-    GRB_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->unresolved, 0, sizeof(unsigned long long),
-                                   current_stream()));
-    mark_resolved<<<vertex_blocks, block, 0, current_stream()>>>(
-        graph_.nrows, source, distance_.data(), parent_.data(), resolved_.data(), round,
-        counters_.data());
-    GRB_CUDA_CHECK(cudaGetLastError());
-    const unsigned long long before = round > 0 ? (*host_).unresolved : ~0ull;
-    read_counters();
-    // Every reached vertex has a path of achieving edges from the source, so each tie round
-    // resolves some; stop at no progress rather than loop should that ever fail (the
-    // validator then names the vertex).
-    if ((*host_).unresolved == 0 || (*host_).unresolved == before) return;
-  }
 }
 
 std::vector<double> Worklist::distances() const {

@@ -56,6 +56,7 @@ struct Counters {
   unsigned long long settled_tail[2];  // light-heavy: the lists of vertices owing heavy edges
   unsigned long long heavy_rounds;     // light-heavy: rounds over heavy edges
   unsigned long long traced_steps;     // with a trace: steps begun (StepLog)
+  unsigned long long long_rows;        // parent pass: rows listed for long_row_parents
 };
 
 /// A step of a persistent launch as its first thread saw it begin (Options::trace_steps):
@@ -130,7 +131,8 @@ class Worklist {
   std::uint64_t settle_on_host(double delta);
   /// Whether settle() can run: the GPU launches cooperative kernels.
   bool persistent() const { return persistent_blocks_ > 0; }
-  /// For each reached v != source, an in-neighbour u with dist[u] + w(u, v) == dist[v].
+  /// For each reached v != source, an in-neighbour u with dist[u] + w(u, v) == dist[v]
+  /// (parents.cu).
   void recover_parents(Index source);
 
   std::vector<double> distances() const;
@@ -144,12 +146,14 @@ class Worklist {
 
  private:
   void read_counters();
+  unsigned long long count_unresolved(Index source, unsigned round);  // parents.cu
   Queues queues();
   StepLog step_log(bool trace);  // trace_ (allocated the first time) when tracing
   Round round();  // the next round's view of the worklist (worklist_round.cuh)
   void allocate_light_heavy(const WeightedGraph& graph);  // light_heavy.cu
 
   WeightedView graph_;
+  bool symmetric_ = false;  // the graph's rows hold its in-edges too (parents.cu)
   detail::Array<unsigned long long> distance_;
   detail::Array<unsigned> stamp_, in_far_, resolved_;
   detail::Array<Index> parent_;

@@ -84,18 +84,24 @@ struct Round {
                              Append&& append) const {
     const double candidate = from + length;
     // A plain read first: most edges do not improve, and a stale (larger) value only costs the
-    // atomic, whose answer is authoritative.
+    // atomics, whose answers are authoritative.
     if (!(candidate < distance_of(distance[v]))) return;
     const unsigned long long bits = bits_of(candidate);
-    if (bits >= atomicMin(&distance[v], bits)) return;
+    // v's claim on the queue (or the pile) is taken together with the atomicMin, not after it:
+    // on grids and roads a round is one chain of dependent accesses, and this takes one link
+    // out. A claim beside a lost atomicMin still appends v: v improved in this round anyway
+    // (the winner then finds the claim taken), or this thread's read was stale and v is
+    // relaxed once more. Either way no improvement goes unqueued.
     if (candidate < split) {
       const unsigned next = number + 1;
+      atomicMin(&distance[v], bits);
       if (atomicExch(&stamp[v], next) != next)
         append(v, slot(queues.near, next % 3), &counters->near_tail[next % 3]);
     } else {
-      if (far_low && bits < *far_low) *far_low = bits;
-      if (atomicExch(&in_far[v], 1u) == 0u)
-        append(v, slot(queues.far, far_slot), &counters->far_tail[far_slot]);
+      const bool won = bits < atomicMin(&distance[v], bits);
+      const bool claimed = atomicExch(&in_far[v], 1u) == 0u;
+      if (won && far_low && bits < *far_low) *far_low = bits;
+      if (claimed) append(v, slot(queues.far, far_slot), &counters->far_tail[far_slot]);
     }
   }
 };
