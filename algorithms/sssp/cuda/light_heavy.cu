@@ -92,7 +92,7 @@ struct Tile {
                         unsigned long long& far_low) {
     Index* const far_list = slot(round.queues.far, round.far_slot);
     round.relax_into(from, v, length, &far_low,
-                     [&](Index w, Index* list, unsigned long long* tail, QueuedRow*, QueuedRow) {
+                     [&](Index w, Index* list, unsigned long long* tail) {
                        (list == far_list ? far : near).push(w, list, tail);
                      });
   }
@@ -341,9 +341,9 @@ __global__ void __launch_bounds__(block, 4)
       tile.far.clear();
       __syncthreads();
       split_far_pile(
-          round.distance, round.stamp, round.in_far, round.queues, pile, nullptr, piled,
-          round.split, next, k, counters, &far_low,
-          [&](Index v, Index* list, unsigned long long* tail, QueuedRow*, QueuedRow) {
+          round.distance, round.stamp, round.in_far, round.queues, pile, piled, round.split, next,
+          k, counters, &far_low,
+          [&](Index v, Index* list, unsigned long long* tail) {
             (list == slot(round.queues.far, 1 - pile) ? tile.far : tile.near).push(v, list, tail);
           },
           [&] {

@@ -10,48 +10,30 @@ namespace {
 
 __global__ void start_run(Index vertices, Index source, unsigned first_round,
                           unsigned long long* distance, unsigned* stamp, unsigned* in_far,
-                          Index* parent, Index* queue, QueuedRow* rows, const Offset* offsets) {
+                          Index* parent, Index* queue) {
   const Index v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= vertices) return;
   distance[v] = v == source ? 0ull : infinity_bits;
   stamp[v] = v == source ? first_round : 0u;
   in_far[v] = 0u;
   parent[v] = no_index;
-  if (v == source) {
-    queue[0] = source;
-    if (rows) rows[0] = {offsets[v], offsets[v + 1]};
-  }
+  if (v == source) queue[0] = source;
 }
 
-/// A queue entry as a round reads it: the vertex and its row.
-struct Entry {
-  Index vertex;
-  QueuedRow row;
-};
-
-/// Entry i of near queue k % 3, with its row from beside it or (light-heavy's queues, which store
-/// none) from the graph.
-__device__ inline Entry queue_entry(const WeightedView& graph, const Round& round,
-                                    unsigned long long i) {
-  const unsigned k = round.number % 3;
-  const Index u = slot(round.queues.near, k)[i];
-  const QueuedRow* rows = slot(round.queues.near_rows, k);
-  return {u, rows ? rows[i] : QueuedRow{graph.begin(u), graph.end(u)}};
-}
-
-/// The entry this thread's lanes take first in a small round (4 lanes a vertex, see
-/// relax_queue), read before the round's size is known: the loads then go out together, one link
-/// less in the chain a grid's round waits for. The queues are cleared when allocated, so a slot
-/// past the size holds an old entry or 0, never garbage; its value is used only below the size.
-__device__ inline Entry first_guess(const WeightedView& graph, const Round& round) {
+/// The vertex this thread's lanes take first in a small round (4 lanes a vertex, see
+/// relax_queue), read before the round's size is known: the two loads then go out together, one
+/// link less in the chain a grid's round waits for. The queue is cleared when allocated, so a
+/// slot past the size holds an old vertex or 0, never garbage; its value is used only below the
+/// size.
+__device__ inline Index first_guess(const WeightedView& graph, const Round& round) {
   const unsigned long long i = first_item() / 32 * 8 + lane_id() / 4;
-  return i < graph.nrows ? queue_entry(graph, round, i) : Entry{};
+  return i < graph.nrows ? slot(round.queues.near, round.number % 3)[i] : 0;
 }
 
 /// Round k's relaxations: the `hubs` hubs round k - 1 collected, then the `size` vertices of
 /// near queue k % 3 (`guess`: first_guess, read with the size).
 __device__ void relax_queue(const WeightedView& graph, const Round& round, unsigned long long size,
-                            unsigned long long hubs, Entry guess) {
+                            unsigned long long hubs, Index guess) {
   const unsigned k = round.number;
   Counters* counters = round.counters;
   const unsigned lane = threadIdx.x & 31u;
@@ -78,17 +60,19 @@ __device__ void relax_queue(const WeightedView& graph, const Round& round, unsig
   // with one atomic per warp each, so wider groups would add same-address atomics for nothing.
   const unsigned group = size * 4 <= threads ? 4u : size * 2 <= threads ? 2u : 1u;
   const unsigned rank = lane & (group - 1);
+  const Index* items = slot(round.queues.near, k % 3);
   for (unsigned long long base = (thread / 32) * (32 / group); base < size;
        base += threads / group) {
     const unsigned long long i = base + lane / group;
-    Entry entry{};
+    Index u = 0;
+    Offset begin = 0, end = 0;
     unsigned long long from_bits = 0;
-    if (i < size) {  // u's distance read with its edges, not after them: one link less a round
-      entry = group == 4 && base == thread / 32 * 8 ? guess : queue_entry(graph, round, i);
-      from_bits = round.distance[entry.vertex];
+    if (i < size) {  // u's distance read with its row, not after it: one link less a round
+      u = group == 4 && base == thread / 32 * 8 ? guess : items[i];
+      begin = graph.begin(u);
+      end = graph.end(u);
+      from_bits = round.distance[u];
     }
-    const Index u = entry.vertex;
-    const Offset begin = entry.row.begin, end = entry.row.end;
     const Offset degree = end - begin;
     if (rank == 0 && degree >= hub_degree) {
       slot(round.queues.hubs, k % 3)[queue_slot(&counters->hub_tail[k % 3])] = u;
@@ -122,7 +106,7 @@ __device__ void relax_queue(const WeightedView& graph, const Round& round, unsig
 
 __global__ void __launch_bounds__(block) relax_round(WeightedView graph, Round round) {
   const unsigned k = round.number;
-  const Entry guess = first_guess(graph, round);
+  const Index guess = first_guess(graph, round);
   const unsigned long long size = round.counters->near_tail[k % 3];
   const unsigned long long hubs = round.counters->hub_tail[(k + 2) % 3];
   if (blockIdx.x == 0 && threadIdx.x == 0) begin_round(round.counters, k, size + hubs);
@@ -135,9 +119,12 @@ __global__ void __launch_bounds__(block)
   fold_far_minimum(distance, far, counters->far_tail[far_slot], split, &counters->far_minimum[0]);
 }
 
-__global__ void __launch_bounds__(block) split_far(Round round, double new_split) {
-  split_far_pile(round, round.far_slot, round.counters->far_tail[round.far_slot], new_split,
-                 round.number);
+__global__ void __launch_bounds__(block)
+    split_far(const unsigned long long* distance, unsigned* stamp, unsigned* in_far,
+              Queues queues, unsigned from_slot, double old_split, double new_split,
+              unsigned next, Counters* counters) {
+  split_far_pile(distance, stamp, in_far, queues, from_slot, counters->far_tail[from_slot],
+                 old_split, new_split, next, counters);
 }
 
 /// near-far's whole loop in one cooperative launch: rounds separated by grid barriers, and the
@@ -155,7 +142,7 @@ __global__ void __launch_bounds__(block)
   const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
   for (unsigned phase = 0;;) {
     const unsigned k = round.number;
-    const Entry guess = first_guess(graph, round);
+    const Index guess = first_guess(graph, round);
     const unsigned long long size = counters->near_tail[k % 3];
     const unsigned long long hubs = counters->hub_tail[(k + 2) % 3];
     if (size + hubs > 0) {
@@ -181,7 +168,8 @@ __global__ void __launch_bounds__(block)
     const unsigned long long smallest = *minimum;
     if (smallest >= infinity_bits) break;
     const double split = next_split_after(distance_of(smallest), delta);
-    split_far_pile(round, pile, piled, split, k);
+    split_far_pile(round.distance, round.stamp, round.in_far, round.queues, pile, piled,
+                   round.split, split, k, counters);
     // Every thread read the pile's size before the first barrier: its tail can be cleared.
     if (first_thread) {
       counters->far_tail[pile] = 0;
@@ -198,14 +186,12 @@ __global__ void __launch_bounds__(block)
 }  // namespace
 
 Round Worklist::round() {
-  const Offset* row_offsets = near_rows_[0].size() > 0 ? graph_.row_offsets : nullptr;
   return {distance_.data(), stamp_.data(), in_far_.data(), queues(), counters_.data(),
-          row_offsets,      round_,        far_slot_,      split_};
+          round_,           far_slot_,     split_};
 }
 
 Queues Worklist::queues() {
   return {{near_[0].data(), near_[1].data(), near_[2].data()},
-          {near_rows_[0].data(), near_rows_[1].data(), near_rows_[2].data()},
           {hubs_[0].data(), hubs_[1].data(), hubs_[2].data()},
           {far_[0].data(), far_[1].data()},
           {hub_ranges_[0].data(), hub_ranges_[1].data(), hub_ranges_[2].data()},
@@ -224,13 +210,6 @@ void Worklist::allocate(const WeightedGraph& graph, bool light_heavy) {
   for (auto& queue : near_) {  // cleared once, for first_guess
     queue = detail::Array<Index>(n, Backend::cuda);
     GRB_CUDA_CHECK(cudaMemsetAsync(queue.data(), 0, n * sizeof(Index), current_stream()));
-  }
-  // near-far's queues store each vertex's row beside it (QueuedRow: grid2000 from 4 random
-  // roots, H100, validated, 15.9 ms without); light-heavy's rounds read rows from the graph.
-  for (auto& rows : near_rows_) {
-    rows = light_heavy ? detail::Array<QueuedRow>() : detail::Array<QueuedRow>(n, Backend::cuda);
-    if (rows.size() > 0)
-      GRB_CUDA_CHECK(cudaMemsetAsync(rows.data(), 0, n * sizeof(QueuedRow), current_stream()));
   }
   for (auto& queue : hubs_) queue = detail::Array<Index>(n, Backend::cuda);
   for (auto& queue : far_) queue = detail::Array<Index>(n, Backend::cuda);
@@ -260,7 +239,7 @@ void Worklist::start(Index source, double split) {
                                  sizeof counters_.data()->far_minimum, current_stream()));
   start_run<<<blocks_for(graph_.nrows), block, 0, current_stream()>>>(
       graph_.nrows, source, round_, distance_.data(), stamp_.data(), in_far_.data(), parent_.data(),
-      near_[round_ % 3].data(), near_rows_[round_ % 3].data(), graph_.row_offsets);
+      near_[round_ % 3].data());
   GRB_CUDA_CHECK(cudaGetLastError());
   const unsigned long long one = 1;
   GRB_CUDA_CHECK(cudaMemcpyAsync(&counters_.data()->near_tail[round_ % 3], &one, sizeof one,
@@ -308,8 +287,10 @@ bool Worklist::advance_split(double delta) {
   double smallest;
   std::memcpy(&smallest, &smallest_bits, sizeof smallest);
   const double next_split = next_split_after(smallest, delta);
-  split_far<<<std::min(blocks_for(size), blocks_), block, 0, current_stream()>>>(round(),
-                                                                                 next_split);
+  const Queues queues = this->queues();
+  split_far<<<std::min(blocks_for(size), blocks_), block, 0, current_stream()>>>(
+      distance_.data(), stamp_.data(), in_far_.data(), queues, far_slot_, split_, next_split,
+      round_, counters_.data());
   GRB_CUDA_CHECK(cudaGetLastError());
   // The emptied pile's tail is cleared for its next turn as the target.
   GRB_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->far_tail[far_slot_], 0,
@@ -383,7 +364,6 @@ std::size_t Worklist::bytes() const {
   const std::size_t n = distance_.size();
   return n * (sizeof(unsigned long long) + 3 * sizeof(unsigned) + 9 * sizeof(Index)) +
          sizeof(Counters) + light_end_.size() * sizeof(Offset) +
-         3 * near_rows_[0].size() * sizeof(QueuedRow) +
          (settled_[0].size() + settled_[1].size()) * sizeof(Index) +
          settled_stamp_.size() * sizeof(unsigned) + 3 * hub_ranges_[0].size() * sizeof(HubRange) +
          trace_.size() * sizeof(StepTrace);

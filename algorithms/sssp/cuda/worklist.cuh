@@ -98,17 +98,8 @@ struct HubRange {
   Offset base;
 };
 
-/// A near queue entry's out-edges [begin, end), stored beside it (near-far's queues): the round
-/// that queues a vertex reads its row together with the claim, so the round that relaxes it gets
-/// the row with the vertex, one dependent read less in a round that is a chain of them (grids,
-/// roads).
-struct QueuedRow {
-  Offset begin, end;
-};
-
 struct Queues {
   Index* near[3];
-  QueuedRow* near_rows[3];  // near-far's engines: beside near[]; null for light-heavy
   Index* hubs[3];
   Index* far[2];
   HubRange* hub_ranges[3];  // light-heavy only
@@ -167,7 +158,6 @@ class Worklist {
   detail::Array<unsigned> stamp_, in_far_, resolved_;
   detail::Array<Index> parent_;
   detail::Array<Index> near_[3], hubs_[3], far_[2];
-  detail::Array<QueuedRow> near_rows_[3];  // empty for light-heavy (its rounds read the graph)
   // light-heavy: each vertex's first heavy edge for delta_light_, the settled lists and their
   // generation stamps, the hubs' ranges.
   detail::Array<Offset> light_end_;

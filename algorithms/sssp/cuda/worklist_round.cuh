@@ -56,20 +56,6 @@ __device__ inline T slot(T const (&slots)[N], unsigned i) {
   return chosen;
 }
 
-/// The plain append: v at a slot of the global list, and its row beside it where the list
-/// stores rows (`rows`, see QueuedRow).
-__device__ inline void append_to_list(Index v, Index* list, unsigned long long* tail,
-                                      QueuedRow* rows, QueuedRow row) {
-  const unsigned long long i = queue_slot(tail);
-  list[i] = v;
-  if (rows) rows[i] = row;
-}
-
-/// v's row, for a near queue that stores rows (`row_offsets`: the graph's, or null for none).
-__device__ inline QueuedRow row_to_queue(const Offset* row_offsets, Index v) {
-  return row_offsets ? QueuedRow{row_offsets[v], row_offsets[v + 1]} : QueuedRow{};
-}
-
 /// What one round needs besides the graph: rings, flags, the split.
 struct Round {
   unsigned long long* distance;
@@ -77,7 +63,6 @@ struct Round {
   unsigned* in_far;
   Queues queues;
   Counters* counters;
-  const Offset* row_offsets;  // the graph's, where the near queues store rows (else null)
   unsigned number;  // k
   unsigned far_slot;
   double split;
@@ -86,12 +71,14 @@ struct Round {
   /// smallest improvement at or above the split (light-heavy tracks the far minimum with it).
   __device__ void relax(double from, Index v, double length,
                         unsigned long long* far_low = nullptr) const {
-    relax_into(from, v, length, far_low, append_to_list);
+    relax_into(from, v, length, far_low,
+               [&](Index w, Index* list, unsigned long long* tail) {
+                 list[queue_slot(tail)] = w;
+               });
   }
 
-  /// relax(), with the queue and pile appends made by `append(v, list, tail, rows, row)` (as
-  /// append_to_list; light-heavy stages them in shared memory: one global atomic a block instead
-  /// of one a warp's group).
+  /// relax(), with the queue and pile appends made by `append(v, list, tail)` (light-heavy
+  /// stages them in shared memory: one global atomic a block instead of one a warp's group).
   template <class Append>
   __device__ void relax_into(double from, Index v, double length, unsigned long long* far_low,
                              Append&& append) const {
@@ -100,24 +87,21 @@ struct Round {
     // atomics, whose answers are authoritative.
     if (!(candidate < distance_of(distance[v]))) return;
     const unsigned long long bits = bits_of(candidate);
-    // v's claim on the queue (or the pile) is taken together with the atomicMin, not after it
-    // (and v's row read with both): on grids and roads a round is one chain of dependent
-    // accesses, and this takes one link out. A claim beside a lost atomicMin still appends v: v
-    // improved in this round anyway (the winner then finds the claim taken), or this thread's
-    // read was stale and v is relaxed once more. Either way no improvement goes unqueued.
+    // v's claim on the queue (or the pile) is taken together with the atomicMin, not after it:
+    // on grids and roads a round is one chain of dependent accesses, and this takes one link
+    // out. A claim beside a lost atomicMin still appends v: v improved in this round anyway
+    // (the winner then finds the claim taken), or this thread's read was stale and v is
+    // relaxed once more. Either way no improvement goes unqueued.
     if (candidate < split) {
       const unsigned next = number + 1;
-      const QueuedRow row = row_to_queue(row_offsets, v);
       atomicMin(&distance[v], bits);
       if (atomicExch(&stamp[v], next) != next)
-        append(v, slot(queues.near, next % 3), &counters->near_tail[next % 3],
-               slot(queues.near_rows, next % 3), row);
+        append(v, slot(queues.near, next % 3), &counters->near_tail[next % 3]);
     } else {
       const bool won = bits < atomicMin(&distance[v], bits);
       const bool claimed = atomicExch(&in_far[v], 1u) == 0u;
       if (won && far_low && bits < *far_low) *far_low = bits;
-      if (claimed)
-        append(v, slot(queues.far, far_slot), &counters->far_tail[far_slot], nullptr, QueuedRow{});
+      if (claimed) append(v, slot(queues.far, far_slot), &counters->far_tail[far_slot]);
     }
   }
 };
@@ -151,19 +135,18 @@ __host__ __device__ inline double next_split_after(double smallest, double delta
 }
 
 /// Moves the `size` vertices of far pile `from_slot` below the new split to the queue of round
-/// `next` (with their rows, where `row_offsets` is given); keeps the rest in the other pile (the
-/// smallest of their distances into `kept_low`, where given); drops those below the old split
-/// (relaxed since they were piled). The appends are `append(v, list, tail, rows, row)` (as
-/// append_to_list); the loop is block-uniform, and every thread calls
+/// `next`; keeps the rest in the other pile (the smallest of their distances into `kept_low`,
+/// where given); drops those below the old split (relaxed since they were piled). The appends
+/// are `append(v, list, tail)`; the loop is block-uniform, and every thread calls
 /// `after_stride()` after each stride of the grid (light-heavy publishes its staged appends
 /// there).
 template <class Append, class AfterStride>
 __device__ inline void split_far_pile(const unsigned long long* distance, unsigned* stamp,
                                       unsigned* in_far, const Queues& queues, unsigned from_slot,
-                                      const Offset* row_offsets, unsigned long long size,
-                                      double old_split, double new_split, unsigned next,
-                                      Counters* counters, unsigned long long* kept_low,
-                                      Append&& append, AfterStride&& after_stride) {
+                                      unsigned long long size, double old_split, double new_split,
+                                      unsigned next, Counters* counters,
+                                      unsigned long long* kept_low, Append&& append,
+                                      AfterStride&& after_stride) {
   const Index* from = slot(queues.far, from_slot);
   const unsigned to_slot = 1 - from_slot;
   for (unsigned long long stride = first_item() - threadIdx.x; stride < size;
@@ -176,11 +159,10 @@ __device__ inline void split_far_pile(const unsigned long long* distance, unsign
       if (d >= old_split) {  // below it: relaxed since it was piled, and dropped
         if (d < new_split) {
           if (atomicExch(&stamp[v], next) != next)
-            append(v, slot(queues.near, next % 3), &counters->near_tail[next % 3],
-                   slot(queues.near_rows, next % 3), row_to_queue(row_offsets, v));
+            append(v, slot(queues.near, next % 3), &counters->near_tail[next % 3]);
         } else {
           in_far[v] = 1u;
-          append(v, slot(queues.far, to_slot), &counters->far_tail[to_slot], nullptr, QueuedRow{});
+          append(v, slot(queues.far, to_slot), &counters->far_tail[to_slot]);
           if (kept_low && bits_of(d) < *kept_low) *kept_low = bits_of(d);
         }
       }
@@ -189,12 +171,15 @@ __device__ inline void split_far_pile(const unsigned long long* distance, unsign
   }
 }
 
-/// split_far_pile with each append a slot of the global list (append_to_list).
-__device__ inline void split_far_pile(const Round& round, unsigned from_slot,
-                                      unsigned long long size, double new_split, unsigned next) {
-  split_far_pile(round.distance, round.stamp, round.in_far, round.queues, from_slot,
-                 round.row_offsets, size, round.split, new_split, next, round.counters, nullptr,
-                 append_to_list, [] {});
+/// split_far_pile with each append a slot of the global list (queue_slot).
+__device__ inline void split_far_pile(const unsigned long long* distance, unsigned* stamp,
+                                      unsigned* in_far, const Queues& queues, unsigned from_slot,
+                                      unsigned long long size, double old_split, double new_split,
+                                      unsigned next, Counters* counters) {
+  split_far_pile(
+      distance, stamp, in_far, queues, from_slot, size, old_split, new_split, next, counters,
+      nullptr, [](Index v, Index* list, unsigned long long* tail) { list[queue_slot(tail)] = v; },
+      [] {});
 }
 
 }  // namespace grb::sssp::kernels
