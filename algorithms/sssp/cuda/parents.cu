@@ -93,7 +93,11 @@ __global__ void __launch_bounds__(block)
           atomicMin(&first_tight, static_cast<unsigned long long>(step + j * block + threadIdx.x));
       }
       __syncthreads();
-      if (first_tight != ~0ull) break;  // block-uniform: read after the barrier
+      const bool found = first_tight != ~0ull;
+      // Every thread reads first_tight before any takes the next step's atomicMin: a thread
+      // that read it after a faster one's next-step write would leave the loop alone.
+      __syncthreads();
+      if (found) break;  // block-uniform
     }
     if (threadIdx.x == 0 && first_tight != ~0ull) parent[v] = graph.target(first_tight);
     __syncthreads();  // everyone has read first_tight before the next vertex resets it
